@@ -1,0 +1,190 @@
+"""The action layout: one fixed ``Discrete(NUM_ACTIONS)`` space shared by every preset.
+
+A turn is a sequence of actions by the same player: one draw action, any number of
+group actions, and one discard, which ends the turn.  Actions a preset does not use
+are always masked.  Ranks are the eleven naturals 4, 5, ..., K, A (rank index 0..10).
+
+| index     | count | action                                                               |
+|-----------|-------|----------------------------------------------------------------------|
+| 0         | 1     | draw: two cards from the stock                                       |
+| 1         | 1     | take the discard pile (house: one from the stock plus the top discard)|
+| 2-34      | 33    | start a group of rank r: 3 naturals / 2 naturals + a 2 / 2 naturals + a joker (index 2 + 3r + c) |
+| 35-45     | 11    | add a natural to the group of rank r                                 |
+| 46-56     | 11    | add a 2 to the group of rank r                                       |
+| 57-67     | 11    | add a joker to the group of rank r                                   |
+| 68-82     | 15    | discard a card of kind k (joker, 2, black 3, red 3, 4 .. A)          |
+| 83-126    | 44    | house: discard the natural of suit s, rank r (83 + 11s + r)          |
+| 127-162   | 36    | house: start a run of suit s from rank r to r+2 (127 + 9s + r)       |
+| 163-166   | 4     | house: extend the run of suit s downward                             |
+| 167-170   | 4     | house: extend the run of suit s upward                               |
+| 171       | 1     | house: start a book of 2s (three 2s)                                 |
+| 172       | 1     | house: add a 2 to the book of 2s                                     |
+
+Before the owner has opened, group actions *stage* cards (see RULES.md "Staging the
+opening") instead of laying them down; the same actions serve both.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+
+from handfoot_env.cards import KIND_NAMES, NUM_KINDS, NUM_NATURALS, natural_kind
+
+NUM_SUITS = 4
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+RUN_STARTS = 9  # a run of three starts at 4 .. Q
+
+DRAW = 0
+TAKE_PILE = 1
+START_GROUP = 2
+ADD_NATURAL = START_GROUP + 3 * NUM_NATURALS  # 35
+ADD_TWO = ADD_NATURAL + NUM_NATURALS  # 46
+ADD_JOKER = ADD_TWO + NUM_NATURALS  # 57
+DISCARD = ADD_JOKER + NUM_NATURALS  # 68
+DISCARD_SUITED = DISCARD + NUM_KINDS  # 83
+START_RUN = DISCARD_SUITED + NUM_SUITS * NUM_NATURALS  # 127
+EXTEND_RUN_DOWN = START_RUN + NUM_SUITS * RUN_STARTS  # 163
+EXTEND_RUN_UP = EXTEND_RUN_DOWN + NUM_SUITS  # 167
+START_TWOS_BOOK = EXTEND_RUN_UP + NUM_SUITS  # 171
+ADD_TWO_TO_TWOS_BOOK = START_TWOS_BOOK + 1  # 172
+NUM_ACTIONS = ADD_TWO_TO_TWOS_BOOK + 1  # 173
+
+# Compositions of a new group: (naturals, twos, jokers).
+COMPOSITIONS = ((3, 0, 0), (2, 1, 0), (2, 0, 1))
+COMPOSITION_NAMES = ("3 naturals", "2 naturals + a 2", "2 naturals + a joker")
+
+
+@dataclass(frozen=True)
+class Action:
+    """A decoded action.  ``kind`` is one of the names in :data:`ACTION_KINDS`."""
+
+    kind: str
+    rank: int = -1  # natural rank index 0..10 for group actions
+    composition: int = -1  # index into COMPOSITIONS for start_group
+    card: int = -1  # card kind for discard
+    suit: int = -1  # house actions
+
+    @property
+    def is_group_action(self) -> bool:
+        return self.kind in ("start_group", "add_natural", "add_two", "add_joker")
+
+
+ACTION_KINDS = (
+    "draw", "take_pile", "start_group", "add_natural", "add_two", "add_joker", "discard",
+    "discard_suited", "start_run", "extend_run_down", "extend_run_up", "start_twos_book",
+    "add_two_to_twos_book",
+)
+
+
+def decode(action: int) -> Action:
+    """Decode an action index into an :class:`Action`; raises ``ValueError`` if out of range."""
+    try:
+        a = operator.index(action)
+    except TypeError:
+        a = None
+    if a is None or isinstance(action, bool):
+        raise ValueError(f"action must be an integer in [0, {NUM_ACTIONS}), got {action!r}")
+    if not 0 <= a < NUM_ACTIONS:
+        raise ValueError(f"action {a} is out of range [0, {NUM_ACTIONS})")
+    if a == DRAW:
+        return Action("draw")
+    if a == TAKE_PILE:
+        return Action("take_pile")
+    if a < ADD_NATURAL:
+        rank, comp = divmod(a - START_GROUP, 3)
+        return Action("start_group", rank=rank, composition=comp)
+    if a < ADD_TWO:
+        return Action("add_natural", rank=a - ADD_NATURAL)
+    if a < ADD_JOKER:
+        return Action("add_two", rank=a - ADD_TWO)
+    if a < DISCARD:
+        return Action("add_joker", rank=a - ADD_JOKER)
+    if a < DISCARD_SUITED:
+        return Action("discard", card=a - DISCARD)
+    if a < START_RUN:
+        suit, rank = divmod(a - DISCARD_SUITED, NUM_NATURALS)
+        return Action("discard_suited", suit=suit, rank=rank)
+    if a < EXTEND_RUN_DOWN:
+        suit, rank = divmod(a - START_RUN, RUN_STARTS)
+        return Action("start_run", suit=suit, rank=rank)
+    if a < EXTEND_RUN_UP:
+        return Action("extend_run_down", suit=a - EXTEND_RUN_DOWN)
+    if a < START_TWOS_BOOK:
+        return Action("extend_run_up", suit=a - EXTEND_RUN_UP)
+    if a == START_TWOS_BOOK:
+        return Action("start_twos_book")
+    return Action("add_two_to_twos_book")
+
+
+def start_group(rank: int, composition: int = 0) -> int:
+    return START_GROUP + 3 * rank + composition
+
+
+def add_natural(rank: int) -> int:
+    return ADD_NATURAL + rank
+
+
+def add_two(rank: int) -> int:
+    return ADD_TWO + rank
+
+
+def add_joker(rank: int) -> int:
+    return ADD_JOKER + rank
+
+
+def discard(kind: int) -> int:
+    return DISCARD + kind
+
+
+def describe(action: int) -> str:
+    """Human-readable name of an action, e.g. ``start group of K (2 naturals + a joker)``."""
+    try:
+        act = decode(action)
+    except ValueError:
+        return f"<invalid action {action!r}>"
+    rank_name = KIND_NAMES[natural_kind(act.rank)] if act.rank >= 0 else ""
+    if act.kind == "draw":
+        return "draw two from the stock"
+    if act.kind == "take_pile":
+        return "take the discard pile"
+    if act.kind == "start_group":
+        return f"start group of {rank_name} ({COMPOSITION_NAMES[act.composition]})"
+    if act.kind == "add_natural":
+        return f"add a {rank_name} to the group of {rank_name}"
+    if act.kind == "add_two":
+        return f"add a 2 to the group of {rank_name}"
+    if act.kind == "add_joker":
+        return f"add a joker to the group of {rank_name}"
+    if act.kind == "discard":
+        return f"discard {KIND_NAMES[act.card]}"
+    if act.kind == "discard_suited":
+        return f"discard {rank_name} of {SUIT_NAMES[act.suit]}"
+    if act.kind == "start_run":
+        low = natural_kind(act.rank)
+        return f"start run {KIND_NAMES[low]}-{KIND_NAMES[low + 2]} of {SUIT_NAMES[act.suit]}"
+    if act.kind in ("extend_run_down", "extend_run_up"):
+        return f"extend the run of {SUIT_NAMES[act.suit]} {act.kind.rsplit('_', 1)[1]}ward"
+    if act.kind == "start_twos_book":
+        return "start a book of 2s"
+    return "add a 2 to the book of 2s"
+
+
+def layout_table() -> list[tuple[str, int, str]]:
+    """Rows (index range, count, meaning) of the layout, generated from the constants."""
+    rows = [
+        (DRAW, DRAW + 1, "draw two from the stock"),
+        (TAKE_PILE, TAKE_PILE + 1, "take the discard pile (house: one from the stock plus the top discard)"),
+        (START_GROUP, ADD_NATURAL, "start a group: rank r x composition c, index START_GROUP + 3r + c"),
+        (ADD_NATURAL, ADD_TWO, "add a natural to the group of rank r"),
+        (ADD_TWO, ADD_JOKER, "add a 2 to the group of rank r"),
+        (ADD_JOKER, DISCARD, "add a joker to the group of rank r"),
+        (DISCARD, DISCARD_SUITED, "discard a card of kind k"),
+        (DISCARD_SUITED, START_RUN, "house: discard the natural of suit s, rank r"),
+        (START_RUN, EXTEND_RUN_DOWN, "house: start a run of suit s from rank r"),
+        (EXTEND_RUN_DOWN, EXTEND_RUN_UP, "house: extend the run of suit s downward"),
+        (EXTEND_RUN_UP, START_TWOS_BOOK, "house: extend the run of suit s upward"),
+        (START_TWOS_BOOK, START_TWOS_BOOK + 1, "house: start a book of 2s"),
+        (ADD_TWO_TO_TWOS_BOOK, NUM_ACTIONS, "house: add a 2 to the book of 2s"),
+    ]
+    return [(f"{lo}" if hi - lo == 1 else f"{lo}-{hi - 1}", hi - lo, text) for lo, hi, text in rows]

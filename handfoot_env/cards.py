@@ -1,0 +1,114 @@
+"""Cards: the fifteen kinds that matter in the rank-only presets, their values, and the deal.
+
+A physical card is a code 0..53 within its deck: ``suit * 13 + rank_index`` for the 52
+suited cards (rank_index 0 is the 2, 12 the ace; suits clubs, diamonds, hearts, spades)
+and 52, 53 for the two jokers.  In ``classic`` and ``partnership`` only a card's *kind*
+matters (suits matter only to tell red threes from black threes), so the engines hold
+hands as counts per kind and the stock and the pile as sequences of kinds.
+
+The shuffle is defined here, once, so that both engines deal the same cards from the
+same seed: deal ``d`` of the game seeded with ``s`` uses
+``numpy.random.default_rng([s, d]).permutation`` of the decks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# Kind indices.  Naturals 4..A are kinds 4..14, so ``kind - FIRST_NATURAL`` is the
+# natural's rank index 0..10 used by the action layout.
+JOKER, TWO, BLACK_THREE, RED_THREE = 0, 1, 2, 3
+FIRST_NATURAL = 4
+NUM_KINDS = 15
+NUM_NATURALS = 11
+NATURAL_KINDS = tuple(range(FIRST_NATURAL, NUM_KINDS))
+
+KIND_NAMES = ("Jk", "2", "3b", "3r", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+KIND_BY_NAME = {name.lower(): kind for kind, name in enumerate(KIND_NAMES)}
+
+# Card values from seed 001's table (RULES.md "Cards"); a red three has no card value.
+KIND_VALUES = (50, 20, 5, 0, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20)
+
+# How many of each kind one 54-card deck holds.
+KINDS_PER_DECK = (2, 4, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4)
+CARDS_PER_DECK = 54
+assert sum(KINDS_PER_DECK) == CARDS_PER_DECK
+
+
+def is_natural(kind: int) -> bool:
+    return kind >= FIRST_NATURAL
+
+
+def is_wild(kind: int) -> bool:
+    return kind == JOKER or kind == TWO
+
+
+def rank_of(kind: int) -> int:
+    """Rank index 0..10 of a natural kind (4 is 0, ace is 10)."""
+    return kind - FIRST_NATURAL
+
+
+def natural_kind(rank: int) -> int:
+    return rank + FIRST_NATURAL
+
+
+def kind_name(kind: int) -> str:
+    return KIND_NAMES[kind]
+
+
+def parse_kind(token: str) -> int:
+    """Parse a card name such as ``K``, ``10``, ``Jk``, ``2``, ``3b`` or ``3r``."""
+    kind = KIND_BY_NAME.get(token.strip().lower())
+    if kind is None:
+        raise ValueError(
+            f"unknown card {token!r}: use one of {', '.join(KIND_NAMES)} (Jk = joker, "
+            "3b/3r = black/red three)"
+        )
+    return kind
+
+
+def _kind_of_code() -> np.ndarray:
+    kinds = np.empty(CARDS_PER_DECK, dtype=np.int8)
+    for code in range(52):
+        suit, rank_index = divmod(code, 13)
+        face = rank_index + 2  # 2..14, 14 = ace
+        if face == 2:
+            kinds[code] = TWO
+        elif face == 3:
+            kinds[code] = RED_THREE if suit in (1, 2) else BLACK_THREE
+        else:
+            kinds[code] = face  # 4..14 coincide with the natural kinds
+    kinds[52:] = JOKER
+    return kinds
+
+
+KIND_OF_CODE = _kind_of_code()
+assert tuple(np.bincount(KIND_OF_CODE, minlength=NUM_KINDS)) == KINDS_PER_DECK
+
+
+def deck_counts(num_decks: int) -> np.ndarray:
+    """Count of each kind in the full pack of ``num_decks`` decks."""
+    return np.asarray(KINDS_PER_DECK, dtype=np.int64) * num_decks
+
+
+def shuffled_codes(seed: int, deal_index: int, num_decks: int) -> np.ndarray:
+    """The shuffled pack (card codes) for one deal; index 0 is dealt first."""
+    pack = np.tile(np.arange(CARDS_PER_DECK, dtype=np.int16), num_decks)
+    rng = np.random.default_rng([int(seed), int(deal_index)])
+    return rng.permutation(pack)
+
+
+def shuffled_kinds(seed: int, deal_index: int, num_decks: int) -> np.ndarray:
+    """The shuffled pack as kinds, the form the rank-only engines use."""
+    return KIND_OF_CODE[shuffled_codes(seed, deal_index, num_decks)]
+
+
+def format_counts(counts) -> str:
+    """``K K Q 2`` style listing of a per-kind count vector, naturals high to low."""
+    order = list(range(NUM_KINDS - 1, FIRST_NATURAL - 1, -1)) + [TWO, JOKER, BLACK_THREE, RED_THREE]
+    return " ".join(KIND_NAMES[k] for k in order for _ in range(int(counts[k])))
+
+
+def parse_cards(text: str) -> list[int]:
+    """Parse a space-separated list of card names into kinds."""
+    return [parse_kind(tok) for tok in text.replace(",", " ").split()]

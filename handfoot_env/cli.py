@@ -1,0 +1,221 @@
+"""The ``handfoot`` command line: demo, game, replay, fuzz, actions, rules.
+
+Every user error (unknown preset, bad rules value, corrupt record) is one clear line on
+standard error and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from handfoot_env import actions as A
+from handfoot_env.errors import IllegalActionError, RecordError, ScenarioError
+from handfoot_env.rules import PRESET_NAMES, Rules
+
+
+def _rules_from_args(args: argparse.Namespace) -> Rules:
+    overrides = {}
+    if getattr(args, "players", None) is not None:
+        overrides["num_players"] = args.players
+    if getattr(args, "deals", None) is not None:
+        overrides["num_deals"] = args.deals
+    return Rules.preset(args.preset, **overrides)
+
+
+def play_game(rules: Rules, seed: int, agent_names: Sequence[str]):
+    """Play one reference game with scripted agents, one per seat (names cycle over seats)."""
+    from agents import make_agent
+    from handfoot_env.reference import Game
+
+    game = Game(rules, seed)
+    seat_agents = [make_agent(agent_names[i % len(agent_names)], seed=seed * 101 + i) for i in range(rules.num_players)]
+    while not game.is_over:
+        action = seat_agents[game.current].act(None, game.legal_mask()[None, :])[0]
+        game.step(int(action))
+    return game
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """A few seeded games between scripted players, with a score table."""
+    print("handfoot demo: seeded games between scripted players (reference engine)\n")
+    lineups = [
+        (Rules.preset("classic"), ("greedy", "random")),
+        (Rules.preset("partnership"), ("greedy", "random")),
+    ]
+    print(f"| preset | lineup | games | wins A | draws | wins B | mean total A | mean total B | actions/s |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for rules, (a, b) in lineups:
+        wins = draws = losses = 0
+        totals_a, totals_b, steps = [], [], 0
+        start = time.perf_counter()
+        for g in range(args.games):
+            seed = args.seed + g
+            # Alternate which side the first agent sits on, so neither always starts.
+            swap = g % 2 == 1
+            names = (b, a) if swap else (a, b)
+            game = play_game(rules, seed, names)
+            steps += len(game.actions)
+            side_a = 1 if swap else 0
+            ta, tb = game.totals[side_a], game.totals[1 - side_a]
+            totals_a.append(ta)
+            totals_b.append(tb)
+            wins += ta > tb
+            draws += ta == tb
+            losses += ta < tb
+        rate = steps / (time.perf_counter() - start)
+        label = f"{a} vs {b}" + (" (teams)" if rules.partnerships else "")
+        print(
+            f"| {rules.preset_name} | {label} | {args.games} | {wins} | {draws} | {losses} | "
+            f"{np.mean(totals_a):.0f} | {np.mean(totals_b):.0f} | {rate:,.0f} |"
+        )
+    return 0
+
+
+def cmd_game(args: argparse.Namespace) -> int:
+    """Play one game between named scripted agents; print the score sheet; save a record."""
+    from handfoot_env.reference.record import save_record
+    from handfoot_env.render import render_scores
+
+    rules = _rules_from_args(args)
+    game = play_game(rules, args.seed, args.agents.split(","))
+    print(render_scores(game))
+    print(f"winner(s): {game.winners()}  ({len(game.actions)} actions)")
+    if args.record:
+        save_record(game, args.record)
+        print(f"record saved to {args.record}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Print a recorded game turn by turn."""
+    from handfoot_env.reference.record import iter_replay, load_record, replay
+    from handfoot_env.render import render_scores, render_table
+
+    record = load_record(args.file)
+    final = replay(record)  # checks the whole record (legality, result) before printing
+    last_turn = None
+    deals_seen = 0
+    for game, index, action in iter_replay(record):
+        if len(game.deal_results) > deals_seen:
+            deals_seen = len(game.deal_results)
+            print(f"\n=== deal {deals_seen} ended ===\n{render_scores(game)}\n")
+        turn = (game.deal_index, game.current)
+        if turn != last_turn and not args.quiet:
+            print(render_table(game))
+        last_turn = turn
+        print(f"  [{index}] seat {game.current}: {A.describe(action)}")
+    print(f"\n{render_scores(final)}")
+    print(f"totals {final.totals}; " + ("game over" if final.is_over else "game not finished"))
+    return 0
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    """Random legal play with every invariant checked after every action."""
+    from handfoot_env.reference import Game
+    from handfoot_env.reference.invariants import check_position, recount_deal
+
+    if args.engine != "reference":
+        raise ValueError(f"engine {args.engine!r} is not available yet; use --engine reference")
+    configs = [_rules_from_args(args)] if args.preset else [
+        Rules.preset("classic", num_players=n) for n in (2, 3, 4, 6)
+    ] + [Rules.preset("partnership")]
+    for rules in configs:
+        start = time.perf_counter()
+        steps = 0
+        for g in range(args.games):
+            seed = args.seed + g
+            game = Game(rules, seed)
+            rng = np.random.default_rng(seed)
+            check_position(game)
+            while not game.is_over:
+                legal = np.flatnonzero(game.legal_mask())
+                game.step(int(rng.choice(legal)))
+                steps += 1
+                check_position(game)
+            for d in game.deal_results:
+                if recount_deal(d, rules) != d.scores:
+                    raise AssertionError(f"seed {seed} deal {d.deal_index + 1}: score {d.scores} != recount")
+            if sum(sum(d.scores[o] for d in game.deal_results) for o in range(rules.num_owners)) != sum(game.totals):
+                raise AssertionError(f"seed {seed}: totals do not add up")
+        elapsed = time.perf_counter() - start
+        print(
+            f"{rules.preset_name} {rules.num_players}p: {args.games} games, {steps} actions, "
+            f"every invariant held ({steps / elapsed:,.0f} actions/s)"
+        )
+    return 0
+
+
+def cmd_actions(args: argparse.Namespace) -> int:
+    print(f"| index | count | action |\n|---|---|---|")
+    for index, count, text in A.layout_table():
+        print(f"| {index} | {count} | {text} |")
+    print(f"\n{A.NUM_ACTIONS} actions in all")
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    print(json.dumps(_rules_from_args(args).to_dict(), indent=2))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="handfoot", description="Hand and Foot: engine, agents and RL lab")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def add_rules_args(p: argparse.ArgumentParser, preset_default: str | None = "classic") -> None:
+        p.add_argument("--preset", default=preset_default, help=f"one of {', '.join(PRESET_NAMES)}")
+        p.add_argument("--players", type=int, default=None, help="number of players (classic: 2-6)")
+        p.add_argument("--deals", type=int, default=None, help="number of deals (1, 2 or 4)")
+
+    p = sub.add_parser("demo", help="seeded games between scripted players, with a score table")
+    p.add_argument("--games", type=int, default=20)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("game", help="play one game between scripted agents and save its record")
+    add_rules_args(p)
+    p.add_argument("--agents", default="greedy,random", help="comma-separated agent names, one per seat (cycled)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--record", help="write the game record (JSON) here")
+    p.set_defaults(func=cmd_game)
+
+    p = sub.add_parser("replay", help="replay a game record, printing the table turn by turn")
+    p.add_argument("file")
+    p.add_argument("--quiet", action="store_true", help="print only the actions and the score sheet")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("fuzz", help="random full games with every invariant checked at every step")
+    add_rules_args(p, preset_default=None)
+    p.add_argument("--engine", default="reference", choices=["reference"])
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_fuzz)
+
+    p = sub.add_parser("actions", help="print the action layout table")
+    p.set_defaults(func=cmd_actions)
+
+    p = sub.add_parser("rules", help="print the rules of a preset as JSON")
+    add_rules_args(p)
+    p.set_defaults(func=cmd_rules)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (RecordError, ScenarioError, IllegalActionError, ValueError) as exc:
+        print(f"handfoot: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

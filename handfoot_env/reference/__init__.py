@@ -1,0 +1,5 @@
+"""The reference engine: the readable, exact implementation every other part is checked against."""
+
+from handfoot_env.reference.game import DRAW_PHASE, GAME_OVER, PLAY_PHASE, Game
+
+__all__ = ["Game", "DRAW_PHASE", "PLAY_PHASE", "GAME_OVER"]

@@ -1,0 +1,161 @@
+"""Scenarios: set up any position by hand, in a few readable lines of YAML.
+
+    preset: classic
+    deal: 3                 # 1-based deal number (sets the minimum)
+    to_move: 0
+    phase: play             # draw (start of turn) or play (after the draw)
+    seats:
+      - hand: K K K Q Q Q 5
+        foot: 11            # a number: that many cards from the rest of the pack
+      - hand: 9               # likewise
+        foot: 11
+    tables:                 # one per owner (player in classic, team in partnership)
+      - {opened: true, red_threes: 1, groups: [K K K K K K K, Q Q 2]}
+    pile: 7 8 9 K           # bottom to top
+    stock: rest             # the remaining cards in seeded order (default), or a list, top first
+    scores: [0, 0]          # running totals before this deal
+
+Cards are written ``4 .. 10 J Q K A``, ``2``, ``Jk`` (joker), ``3b``/``3r`` (black/red
+three).  Unless the stock is listed, every card of the pack is placed exactly once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import yaml
+
+from handfoot_env.cards import (
+    JOKER, KIND_NAMES, NUM_KINDS, RED_THREE, TWO, deck_counts, is_natural, parse_cards, rank_of,
+)
+from handfoot_env.errors import ScenarioError
+from handfoot_env.reference.game import DRAW_PHASE, PLAY_PHASE, Game
+from handfoot_env.reference.state import Group, Seat, Side
+from handfoot_env.rules import Rules, require_supported
+
+_KEYS = {"preset", "rules", "seed", "deal", "to_move", "phase", "seats", "tables", "pile", "stock", "scores"}
+
+
+def _cards(value: Any, where: str) -> list[int]:
+    if value is None:
+        return []
+    if isinstance(value, list):
+        value = " ".join(str(v) for v in value)
+    try:
+        return parse_cards(str(value))
+    except ValueError as exc:
+        raise ScenarioError(f"{where}: {exc}") from None
+
+
+def _group(text: Any, where: str) -> Group:
+    cards = _cards(text, where)
+    naturals = [k for k in cards if is_natural(k)]
+    if not naturals or len(set(naturals)) != 1:
+        raise ScenarioError(f"{where}: a group needs naturals of exactly one rank, got {text!r}")
+    if any(not is_natural(k) and k not in (TWO, JOKER) for k in cards):
+        raise ScenarioError(f"{where}: a group holds only naturals, 2s and jokers, got {text!r}")
+    return Group(rank_of(naturals[0]), len(naturals), cards.count(TWO), cards.count(JOKER))
+
+
+def load_scenario(source: str | dict) -> Game:
+    """Build a :class:`Game` positioned as the scenario says (YAML text or a dict)."""
+    data = yaml.safe_load(source) if isinstance(source, str) else dict(source)
+    if not isinstance(data, dict):
+        raise ScenarioError("a scenario is a mapping of keys such as preset, seats, tables, pile")
+    unknown = set(data) - _KEYS
+    if unknown:
+        raise ScenarioError(f"unknown scenario keys: {', '.join(sorted(unknown))}; known: {', '.join(sorted(_KEYS))}")
+    try:
+        rules = Rules.preset(data.get("preset", "classic"), **(data.get("rules") or {}))
+        require_supported(rules)
+    except ValueError as exc:
+        raise ScenarioError(f"rules: {exc}") from None
+    seed = int(data.get("seed", 0))
+    n = rules.num_players
+    deal = int(data.get("deal", 1))
+    if not 1 <= deal <= rules.num_deals:
+        raise ScenarioError(f"deal must be between 1 and {rules.num_deals}, got {deal}")
+    phase = data.get("phase", PLAY_PHASE)
+    if phase not in (DRAW_PHASE, PLAY_PHASE):
+        raise ScenarioError(f"phase must be 'draw' or 'play', got {phase!r}")
+
+    game = object.__new__(Game)
+    game.rules, game.seed, game.actions = rules, seed, []
+    game.deal_results, game.deal_index = [], deal - 1
+    scores = data.get("scores") or [0] * rules.num_owners
+    if len(scores) != rules.num_owners:
+        raise ScenarioError(f"scores needs {rules.num_owners} totals, got {len(scores)}")
+    game.totals = [int(s) for s in scores]
+    game.current = int(data.get("to_move", 0))
+    if not 0 <= game.current < n:
+        raise ScenarioError(f"to_move must be a seat from 0 to {n - 1}")
+    game.dealer = (game.current - 1) % n
+    game.phase, game.went_out = phase, None
+
+    remaining = deck_counts(int(rules.num_decks)).copy()
+
+    def take(cards: list[int], where: str) -> list[int]:
+        counts = [0] * NUM_KINDS
+        for k in cards:
+            counts[k] += 1
+            remaining[k] -= 1
+            if remaining[k] < 0:
+                raise ScenarioError(f"{where}: more {KIND_NAMES[k]} than the pack holds")
+        return counts
+
+    seats_data = data.get("seats") or []
+    if len(seats_data) != n:
+        raise ScenarioError(f"seats needs one entry per player ({n}), got {len(seats_data)}")
+    tables_data = data.get("tables") or [{} for _ in range(rules.num_owners)]
+    if len(tables_data) != rules.num_owners:
+        raise ScenarioError(f"tables needs one entry per owner ({rules.num_owners}), got {len(tables_data)}")
+
+    game.sides = []
+    for o, table in enumerate(tables_data):
+        table = table or {}
+        groups = [_group(g, f"tables[{o}].groups") for g in table.get("groups") or []]
+        side = Side(groups, int(table.get("red_threes", 0)), bool(table.get("opened", bool(groups))))
+        for g in groups:
+            for k, c in enumerate(g.counts()):
+                take([k] * c, f"tables[{o}]")
+            if not g.size >= 3 or g.size > rules.book_size or not rules.wilds_allowed(g.naturals, g.wilds):
+                raise ScenarioError(f"tables[{o}]: group of {g.size} cards with {g.wilds} wilds is not legal")
+        take([RED_THREE] * side.red_threes, f"tables[{o}].red_threes")
+        game.sides.append(side)
+
+    game.pile = []
+    for k in _cards(data.get("pile"), "pile"):
+        take([k], "pile")
+        game.pile.append(k)
+
+    # Explicit cards first, then the numbers drawn from what is left, in seeded order.
+    game.seats = [Seat() for _ in range(n)]
+    random_fills: list[tuple[Seat, str, int]] = []
+    for i, seat_data in enumerate(seats_data):
+        seat_data = seat_data or {}
+        seat = game.seats[i]
+        seat.on_foot = bool(seat_data.get("on_foot", False))
+        for part in ("hand", "foot"):
+            value = seat_data.get(part, 0 if part == "foot" and seat.on_foot else None)
+            if isinstance(value, int) and not isinstance(value, bool):
+                random_fills.append((seat, part, value))
+            else:
+                setattr(seat, part, take(_cards(value, f"seats[{i}].{part}"), f"seats[{i}].{part}"))
+    rest = [k for k in range(NUM_KINDS) for _ in range(int(remaining[k]))]
+    rest = [int(k) for k in np.random.default_rng([seed, deal - 1, 1]).permutation(np.array(rest, dtype=np.int64))]
+    for seat, part, count in random_fills:
+        if count > len(rest):
+            raise ScenarioError(f"not enough cards left to deal {count} to a {part}")
+        cards, rest = rest[:count], rest[count:]
+        setattr(seat, part, [cards.count(k) for k in range(NUM_KINDS)])
+    for i, seat in enumerate(game.seats):
+        if seat.hand[RED_THREE] and rules.red_threes_laid_down:
+            raise ScenarioError(f"seats[{i}].hand: red threes are never held; put them on the table")
+
+    stock = data.get("stock", "rest")
+    if stock == "rest":
+        game.stock = rest[::-1]  # top is the end of the list
+    else:
+        game.stock = _cards(stock, "stock")[::-1]
+    return game

@@ -1,0 +1,92 @@
+"""Scoring a deal (RULES.md "Scoring a deal"), one owner at a time."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
+
+from handfoot_env.cards import BLACK_THREE, KIND_VALUES, NUM_KINDS, RED_THREE
+from handfoot_env.reference.state import count_books
+
+if TYPE_CHECKING:
+    from handfoot_env.reference.game import Game
+
+
+@dataclass(frozen=True)
+class OwnerScore:
+    """One owner's score for one deal, broken down as on a score sheet."""
+
+    melded: int  # card values of every card in groups and books
+    book_bonus: int
+    red_threes: int  # +100 each, or -100 each for a team that never opened (001)
+    going_out: int
+    held: int  # minus the cards left in hands and unplayed feet (a negative number)
+
+    @property
+    def total(self) -> int:
+        return self.melded + self.book_bonus + self.red_threes + self.going_out + self.held
+
+
+@dataclass(frozen=True)
+class DealResult:
+    deal_index: int
+    went_out: int | None  # the seat that went out, or None when the stock ran out
+    owners: tuple[OwnerScore, ...]
+    # Where every card lay when the deal ended, for replays and for the independent recount.
+    final_places: dict = field(default_factory=dict, compare=False, repr=False)
+    final_books: tuple = field(default=(), compare=False, repr=False)
+    final_opened: tuple = field(default=(), compare=False, repr=False)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(o.total for o in self.owners)
+
+    def to_dict(self) -> dict:
+        return {
+            "deal": self.deal_index + 1,
+            "went_out": self.went_out,
+            "owners": [dict(asdict(o), total=o.total) for o in self.owners],
+        }
+
+
+def held_penalty(cards: list[int], rules) -> int:
+    """What the cards left in a hand or an unplayed foot cost (a positive number)."""
+    cost = 0
+    for kind in range(NUM_KINDS):
+        if kind == BLACK_THREE:
+            cost += cards[kind] * rules.black_three_penalty
+        elif kind == RED_THREE:
+            cost += cards[kind] * rules.red_three_unlaid_penalty
+        else:
+            cost += cards[kind] * KIND_VALUES[kind]
+    return cost
+
+
+def score_deal(game: "Game", went_out: int | None) -> DealResult:
+    rules = game.rules
+    owners = []
+    for owner, side in enumerate(game.sides):
+        melded = sum(g.value for g in side.groups)
+        clean, dirty = count_books(side.groups, rules.book_size)
+        bonus = clean * rules.clean_book_bonus + dirty * rules.dirty_book_bonus
+        per_red_three = rules.red_three_bonus
+        if rules.red_three_unopened_penalty and not side.opened:
+            per_red_three = -rules.red_three_bonus
+        going_out = rules.going_out_bonus if went_out is not None and rules.owner_of(went_out) == owner else 0
+        held = 0
+        for seat_index in rules.members_of(owner):
+            seat = game.seats[seat_index]
+            held += held_penalty(seat.hand, rules)
+            for group in seat.staged:
+                held += held_penalty(group.counts(), rules)
+            if not seat.on_foot:
+                held += held_penalty(seat.foot, rules)
+        owners.append(OwnerScore(melded, bonus, side.red_threes * per_red_three, going_out, -held))
+    return DealResult(
+        game.deal_index,
+        went_out,
+        tuple(owners),
+        final_places=game.card_counts_by_place(),
+        final_books=tuple(count_books(side.groups, rules.book_size) for side in game.sides),
+        final_opened=tuple(side.opened for side in game.sides),
+    )

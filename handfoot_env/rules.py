@@ -1,0 +1,332 @@
+"""The rules of Hand and Foot as data: one frozen, validated dataclass and three presets.
+
+Every decision of ``shared/RULES.md`` is a field here, so that nothing else in the
+project hard-codes a rule number.  Presets:
+
+* ``classic``      seed 000: 2-6 players, each alone, players + 1 decks, 11/11.
+* ``partnership``  seed 001: 4 players in two teams (seats 0+2, 1+3), 5 decks, 11/11.
+* ``house``        seed 003: runs, canastas, games to 20,000 (engines refuse it for now).
+
+``Rules.preset("classic", num_players=3)`` gives a preset with overrides; a bad value or
+an inconsistent combination raises ``ValueError`` naming the field.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from handfoot_env.cards import CARDS_PER_DECK
+
+WILD_LIMITS = ("majority", "by_size", "four_naturals")
+PRESET_NAMES = ("classic", "partnership", "house")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule of the game.  Use :meth:`preset` rather than calling this directly."""
+
+    preset_name: str = "classic"
+
+    # --- players and cards -------------------------------------------------------------
+    num_players: int = 2
+    partnerships: bool = False  # 001: partners opposite (seats 0+2, 1+3) share groups and score
+    num_decks: int | None = None  # None: one more deck than players (000)
+    hand_size: int = 11
+    foot_size: int = 11
+
+    # --- the deal and the game -----------------------------------------------------------
+    num_deals: int = 4  # RULES.md: 1, 2 or 4 deals
+    deal_minimums: tuple[int, ...] = (50, 90, 120, 150)
+    # Opening minimum by running total instead of by deal (003): ((threshold, minimum), ...)
+    # sorted by threshold; the first row whose threshold exceeds the total applies.
+    minimums_by_score: tuple[tuple[int, int], ...] | None = None
+    target_score: int | None = None  # 003: the game ends when an owner reaches it
+    max_deals: int = 30  # 003: cap so that games between weak players end
+
+    # --- drawing and the discard pile ---------------------------------------------------
+    draw_count: int = 2
+    draw_one_plus_discard: bool = False  # 003: one from the stock plus the top discard
+    pile_upcard: bool = True  # 000: the pile starts with the stock's top card turned up
+    pile_take_count: int | None = 7  # top 7 (000/001); 5; None = whole pile; 0 = no taking
+    pile_min_size: int = 7  # 000: the pile must hold at least 7 cards to be taken
+    take_requires_opened: bool = True  # 000: the taker must have opened this deal
+    staging_before_draw: bool = False  # RULES.md: in partnership staging may precede the take
+
+    # --- melds ---------------------------------------------------------------------------
+    book_size: int = 7
+    max_wilds: int = 3
+    wild_limit: str = "majority"  # "majority" | "by_size" | "four_naturals" (000 variations)
+    clean_book_bonus: int = 500
+    dirty_book_bonus: int = 300
+    wild_books: bool = False  # variation: a book of 7 wilds
+    wild_book_bonus: int = 1500
+    runs: bool = False  # 003: runs of one suit within 4..A
+    books_of_twos: bool = False  # 003: a book of 2s (no joker)
+    frozen_six: bool = False  # 003: a 6-card meld cannot take the top discard
+
+    # --- threes ---------------------------------------------------------------------------
+    red_threes_laid_down: bool = True  # 000/001: laid down at once and replaced; 003: held
+    red_three_bonus: int = 100
+    red_three_unopened_penalty: bool = False  # 001: -100 each for a team that never opened
+    red_three_unlaid_penalty: int = 0  # red three still in hand or unplayed foot at the end
+    black_three_penalty: int = 5  # black three left in hand or foot (its card value)
+
+    # --- going out ------------------------------------------------------------------------
+    # (clean books, dirty books) the owner needs to go out, one entry per deal
+    books_to_go_out: tuple[tuple[int, int], ...] = ((1, 1),) * 4
+    canastas_to_go_out: tuple[int, int] | None = None  # 003: (red, black)
+    going_out_bonus: int = 100
+    go_out_by_meld: bool = True  # False: "you must finish with a discard"
+
+    def __post_init__(self) -> None:
+        if self.num_decks is None:
+            object.__setattr__(self, "num_decks", self.num_players + 1)
+        _validate(self)
+
+    # -- construction -------------------------------------------------------------------
+    @classmethod
+    def preset(cls, name: str = "classic", **overrides: Any) -> "Rules":
+        """A named preset with optional overrides, e.g. ``Rules.preset("classic", num_players=3)``."""
+        if name not in PRESETS:
+            raise ValueError(f"unknown preset {name!r}: choose one of {', '.join(PRESET_NAMES)}")
+        fields = dict(PRESETS[name])
+        _check_field_names(overrides)
+        fields.update(overrides)
+        return cls(preset_name=name, **fields)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Rules":
+        """Rebuild rules from :meth:`to_dict` (as stored in game records)."""
+        if not isinstance(data, dict):
+            raise ValueError(f"rules must be a mapping of field names to values, got {type(data).__name__}")
+        data = dict(data)
+        name = data.pop("preset_name", data.pop("preset", "classic"))
+        if not isinstance(name, str):
+            raise ValueError(f"rules field 'preset_name' must be a string, got {name!r}")
+        for key in ("deal_minimums",):
+            if isinstance(data.get(key), list):
+                data[key] = tuple(data[key])
+        for key in ("books_to_go_out", "minimums_by_score"):
+            if isinstance(data.get(key), list):
+                data[key] = tuple(tuple(x) if isinstance(x, list) else x for x in data[key])
+        if isinstance(data.get("canastas_to_go_out"), list):
+            data["canastas_to_go_out"] = tuple(data["canastas_to_go_out"])
+        return cls.preset(name, **data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-friendly dict of every field."""
+        out = dataclasses.asdict(self)
+        for key, value in out.items():
+            if isinstance(value, tuple):
+                out[key] = [list(v) if isinstance(v, tuple) else v for v in value]
+        return out
+
+    def replace(self, **changes: Any) -> "Rules":
+        _check_field_names(changes)
+        return dataclasses.replace(self, **changes)
+
+    # -- derived facts ------------------------------------------------------------------
+    @property
+    def num_owners(self) -> int:
+        """Who owns groups and scores: players in ``classic``, teams in ``partnership``."""
+        return self.num_players // 2 if self.partnerships else self.num_players
+
+    def owner_of(self, seat: int) -> int:
+        return seat % self.num_owners if self.partnerships else seat
+
+    def members_of(self, owner: int) -> tuple[int, ...]:
+        if self.partnerships:
+            return tuple(range(owner, self.num_players, self.num_owners))
+        return (owner,)
+
+    @property
+    def total_cards(self) -> int:
+        return CARDS_PER_DECK * int(self.num_decks)  # type: ignore[arg-type]
+
+    def opening_minimum(self, deal_index: int, running_total: int = 0) -> int:
+        if self.minimums_by_score is not None:
+            for threshold, minimum in self.minimums_by_score:
+                if running_total < threshold:
+                    return minimum
+            return self.minimums_by_score[-1][1]
+        return self.deal_minimums[deal_index]
+
+    def books_needed(self, deal_index: int) -> tuple[int, int]:
+        return self.books_to_go_out[deal_index]
+
+    def wilds_allowed(self, naturals: int, wilds: int) -> bool:
+        """Whether a group of one natural rank may hold this many naturals and wilds."""
+        if wilds == 0:
+            return naturals >= 1
+        if wilds > self.max_wilds or naturals <= wilds:
+            return False
+        if self.wild_limit == "by_size":
+            return wilds <= (1 if naturals + wilds <= 5 else 2)
+        if self.wild_limit == "four_naturals":
+            return naturals >= 4
+        return True
+
+
+# A preset is a set of overrides of the defaults above; each non-default names its source.
+PRESETS: dict[str, dict[str, Any]] = {
+    "classic": dict(),  # the defaults are seed 000
+    "partnership": dict(
+        num_players=4,
+        partnerships=True,
+        num_decks=5,  # 001: five decks plus ten jokers, 270 cards
+        pile_upcard=False,  # 001: the discard pile starts empty
+        pile_min_size=0,  # RULES.md: no minimum pile size
+        take_requires_opened=False,  # RULES.md: the take may open, with the staged groups
+        staging_before_draw=True,  # RULES.md: staging before the draw, so a take can open
+        red_three_unopened_penalty=True,  # 001: minus 100 each if your team never melded
+        books_to_go_out=((2, 2),) * 4,  # 001: two clean and two dirty books
+    ),
+    "house": dict(
+        num_players=2,
+        num_decks=5,  # 003: five complete decks
+        hand_size=13,
+        foot_size=13,
+        draw_one_plus_discard=True,
+        pile_upcard=False,  # 003 is silent; RULES.md: as in partnership
+        pile_min_size=0,
+        take_requires_opened=False,
+        runs=True,
+        books_of_twos=True,
+        frozen_six=True,
+        red_threes_laid_down=False,  # 003: threes are never laid down
+        red_three_bonus=0,
+        red_three_unlaid_penalty=500,  # RULES.md decision: held red three counts 500
+        black_three_penalty=5,
+        books_to_go_out=((0, 0),) * 30,
+        canastas_to_go_out=(2, 2),  # 003: two red and two black canastas
+        minimums_by_score=((5000, 50), (10000, 90), (15000, 120), (2**62, 150)),
+        target_score=20000,
+        num_deals=30,
+        max_deals=30,
+        deal_minimums=(50,) * 30,
+    ),
+}
+
+_FIELD_NAMES = {f.name for f in dataclasses.fields(Rules)}
+
+
+def _check_field_names(values: dict[str, Any]) -> None:
+    for key in values:
+        if key not in _FIELD_NAMES:
+            raise ValueError(f"unknown rules field {key!r}; known fields: {', '.join(sorted(_FIELD_NAMES))}")
+
+
+def _fail(name: str, message: str) -> None:
+    raise ValueError(f"rules field {name!r}: {message}")
+
+
+def _require_int(rules: Rules, name: str, low: int, high: int | None = None) -> None:
+    value = getattr(rules, name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail(name, f"must be an integer, got {value!r}")
+    if value < low or (high is not None and value > high):
+        bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
+        _fail(name, f"must be {bounds}, got {value}")
+
+
+def _validate(rules: Rules) -> None:
+    if rules.preset_name not in PRESET_NAMES:
+        _fail("preset_name", f"unknown preset {rules.preset_name!r}; choose one of {', '.join(PRESET_NAMES)}")
+    for name in (
+        "partnerships", "draw_one_plus_discard", "pile_upcard", "take_requires_opened",
+        "staging_before_draw", "wild_books", "runs", "books_of_twos", "frozen_six",
+        "red_threes_laid_down", "red_three_unopened_penalty", "go_out_by_meld",
+    ):
+        if not isinstance(getattr(rules, name), bool):
+            _fail(name, f"must be true or false, got {getattr(rules, name)!r}")
+    _require_int(rules, "num_players", 2, 6)
+    if rules.partnerships and rules.num_players != 4:
+        _fail("num_players", f"partnerships are played by exactly 4 players, got {rules.num_players}")
+    _require_int(rules, "num_decks", 1, 12)
+    _require_int(rules, "hand_size", 1, 30)
+    _require_int(rules, "foot_size", 1, 30)
+    _require_int(rules, "draw_count", 1, 3)
+    _require_int(rules, "book_size", 3, 11)
+    _require_int(rules, "max_wilds", 0, 6)
+    _require_int(rules, "num_deals", 1, 30)
+    _require_int(rules, "max_deals", 1, 100)
+    _require_int(rules, "pile_min_size", 0, 50)
+    for name in (
+        "clean_book_bonus", "dirty_book_bonus", "wild_book_bonus", "red_three_bonus",
+        "red_three_unlaid_penalty", "black_three_penalty", "going_out_bonus",
+    ):
+        _require_int(rules, name, 0, 100_000)
+    if rules.wild_limit not in WILD_LIMITS:
+        _fail("wild_limit", f"must be one of {', '.join(WILD_LIMITS)}, got {rules.wild_limit!r}")
+    take = rules.pile_take_count
+    if take is not None and (isinstance(take, bool) or not isinstance(take, int) or take < 0 or take > 50):
+        _fail("pile_take_count", f"must be 0 (no taking), a count from 1 to 50, or None (whole pile), got {take!r}")
+
+    cards_dealt = rules.num_players * (rules.hand_size + rules.foot_size)
+    if cards_dealt + 2 * rules.num_players > rules.total_cards:
+        _fail(
+            "num_decks",
+            f"{rules.num_decks} decks ({rules.total_cards} cards) are too few to deal "
+            f"{rules.num_players} players {rules.hand_size} + {rules.foot_size} cards and leave a stock",
+        )
+
+    if not isinstance(rules.deal_minimums, tuple) or not all(
+        isinstance(m, int) and not isinstance(m, bool) and m >= 0 for m in rules.deal_minimums
+    ):
+        _fail("deal_minimums", f"must be a tuple of non-negative integers, got {rules.deal_minimums!r}")
+    if len(rules.deal_minimums) < rules.num_deals:
+        _fail("deal_minimums", f"needs one minimum per deal ({rules.num_deals}), got {len(rules.deal_minimums)}")
+    if not isinstance(rules.books_to_go_out, tuple) or not all(
+        isinstance(b, tuple) and len(b) == 2 and all(isinstance(x, int) and x >= 0 for x in b)
+        for b in rules.books_to_go_out
+    ):
+        _fail("books_to_go_out", f"must be a tuple of (clean, dirty) pairs, got {rules.books_to_go_out!r}")
+    if len(rules.books_to_go_out) < rules.num_deals:
+        _fail("books_to_go_out", f"needs one (clean, dirty) entry per deal ({rules.num_deals}), got {len(rules.books_to_go_out)}")
+    if rules.minimums_by_score is not None:
+        thresholds = [t for t, _ in rules.minimums_by_score]
+        if thresholds != sorted(thresholds):
+            _fail("minimums_by_score", "thresholds must be in increasing order")
+    if rules.target_score is not None:
+        _require_int(rules, "target_score", 1, 10**9)
+    if rules.draw_one_plus_discard and rules.draw_count != 2:
+        _fail("draw_one_plus_discard", "needs draw_count == 2 (one from the stock plus the discard)")
+    if rules.wild_books and rules.books_of_twos:
+        _fail("wild_books", "cannot be combined with books_of_twos")
+
+
+def unsupported_by_engines(rules: Rules) -> list[str]:
+    """Rules the engines do not implement yet, each as a sentence naming the field."""
+    problems = []
+    for name, label in (
+        ("runs", "runs (house)"),
+        ("books_of_twos", "books of 2s (house)"),
+        ("draw_one_plus_discard", "drawing one card plus the top discard (house)"),
+        ("frozen_six", "frozen six-card melds (house)"),
+        ("wild_books", "wild books"),
+    ):
+        if getattr(rules, name):
+            problems.append(f"{name}={getattr(rules, name)!r}: {label} is not implemented by the engines yet")
+    if not rules.red_threes_laid_down:
+        problems.append("red_threes_laid_down=False: held threes (house) are not implemented by the engines yet")
+    if rules.minimums_by_score is not None:
+        problems.append("minimums_by_score: opening minimums by running total (house) are not implemented yet")
+    if rules.target_score is not None:
+        problems.append("target_score: games to a target score (house) are not implemented yet")
+    if rules.canastas_to_go_out is not None:
+        problems.append("canastas_to_go_out: canasta requirements (house) are not implemented yet")
+    return problems
+
+
+def require_supported(rules: Rules) -> None:
+    """Raise ``ValueError`` if the engines cannot play these rules yet."""
+    problems = unsupported_by_engines(rules)
+    if problems:
+        raise ValueError(
+            f"preset {rules.preset_name!r} uses rules the engines do not support yet: " + "; ".join(problems)
+        )
+
+
+__all__ = ["Rules", "PRESETS", "PRESET_NAMES", "require_supported", "unsupported_by_engines"]

@@ -132,12 +132,12 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             seed = args.seed + g
             game = Game(rules, seed)
             rng = np.random.default_rng(seed)
-            check_position(game)
             while not game.is_over:
-                legal = np.flatnonzero(game.legal_mask())
-                game.step(int(rng.choice(legal)))
+                mask = game.legal_mask()
+                check_position(game, mask)
+                game.step(int(rng.choice(np.flatnonzero(mask))))
                 steps += 1
-                check_position(game)
+            check_position(game)
             for d in game.deal_results:
                 if recount_deal(d, rules) != d.scores:
                     raise AssertionError(f"seed {seed} deal {d.deal_index + 1}: score {d.scores} != recount")

@@ -81,6 +81,7 @@ class Rules:
     go_out_by_meld: bool = True  # False: "you must finish with a discard"
 
     def __post_init__(self) -> None:
+        _require_int(self, "num_players", 2, 6)
         if self.num_decks is None:
             object.__setattr__(self, "num_decks", self.num_players + 1)
         _validate(self)

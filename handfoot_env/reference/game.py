@@ -342,7 +342,8 @@ class Game:
 
     def _draw(self) -> None:
         for _ in range(self.rules.draw_count):
-            self._receive(self.current, self.stock.pop())
+            if self.stock:  # red-three replacements may have emptied it
+                self._receive(self.current, self.stock.pop())
         self.phase = PLAY_PHASE
 
     def _take_pile(self) -> None:

@@ -12,8 +12,10 @@ class InvariantError(AssertionError):
     pass
 
 
-def check_position(game: Game) -> None:
-    """Raise :class:`InvariantError` if the position breaks a rule of the game."""
+def check_position(game: Game, mask: np.ndarray | None = None) -> None:
+    """Raise :class:`InvariantError` if the position breaks a rule of the game.
+
+    ``mask`` is the position's legal mask when the caller already has it."""
     rules = game.rules
     places = game.card_counts_by_place()
     total = np.zeros(NUM_KINDS, dtype=np.int64)
@@ -46,7 +48,7 @@ def check_position(game: Game) -> None:
             raise InvariantError(f"seat {i} has staged groups outside its turn")
         if seat.on_foot and sum(seat.foot):
             raise InvariantError(f"seat {i} plays from the foot but still has one")
-    if game.phase != GAME_OVER and not game.legal_mask().any():
+    if game.phase != GAME_OVER and not (game.legal_mask() if mask is None else mask).any():
         raise InvariantError("no legal action in a position that is not over")
 
 

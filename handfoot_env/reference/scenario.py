@@ -6,9 +6,9 @@
     phase: play             # draw (start of turn) or play (after the draw)
     seats:
       - hand: K K K Q Q Q 5
-        foot: 11            # a number: that many cards from the rest of the pack
-      - hand: 9               # likewise
-        foot: 11
+        foot: random 11     # that many cards from the rest of the pack, in seeded order
+      - hand: random 11
+        foot: random 11
     tables:                 # one per owner (player in classic, team in partnership)
       - {opened: true, red_threes: 1, groups: [K K K K K K K, Q Q 2]}
     pile: 7 8 9 K           # bottom to top
@@ -21,6 +21,7 @@ three).  Unless the stock is listed, every card of the pack is placed exactly on
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -137,9 +138,10 @@ def load_scenario(source: str | dict) -> Game:
         seat = game.seats[i]
         seat.on_foot = bool(seat_data.get("on_foot", False))
         for part in ("hand", "foot"):
-            value = seat_data.get(part, 0 if part == "foot" and seat.on_foot else None)
-            if isinstance(value, int) and not isinstance(value, bool):
-                random_fills.append((seat, part, value))
+            value = seat_data.get(part)
+            match = re.fullmatch(r"\s*random\s+(\d+)\s*", str(value))
+            if match:
+                random_fills.append((seat, part, int(match.group(1))))
             else:
                 setattr(seat, part, take(_cards(value, f"seats[{i}].{part}"), f"seats[{i}].{part}"))
     rest = [k for k in range(NUM_KINDS) for _ in range(int(remaining[k]))]
@@ -147,7 +149,15 @@ def load_scenario(source: str | dict) -> Game:
     for seat, part, count in random_fills:
         if count > len(rest):
             raise ScenarioError(f"not enough cards left to deal {count} to a {part}")
-        cards, rest = rest[:count], rest[count:]
+        if part == "hand" and rules.red_threes_laid_down:  # red threes are never held
+            eligible = [i for i, k in enumerate(rest) if k != RED_THREE][:count]
+        else:
+            eligible = list(range(count))
+        if len(eligible) < count:
+            raise ScenarioError(f"not enough cards left to deal {count} to a {part}")
+        cards = [rest[i] for i in eligible]
+        chosen = set(eligible)
+        rest = [k for i, k in enumerate(rest) if i not in chosen]
         setattr(seat, part, [cards.count(k) for k in range(NUM_KINDS)])
     for i, seat in enumerate(game.seats):
         if seat.hand[RED_THREE] and rules.red_threes_laid_down:

@@ -1,0 +1,59 @@
+"""Shared helpers for the tests: scenario shorthands and a fingerprint of a game's state."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from handfoot_env import actions as A
+from handfoot_env.cards import parse_kind, rank_of
+from handfoot_env.reference import Game
+from handfoot_env.reference.scenario import load_scenario
+
+
+def rank(name: str) -> int:
+    """Rank index of a natural by name: rank('K') == 9."""
+    return rank_of(parse_kind(name))
+
+
+def kind(name: str) -> int:
+    return parse_kind(name)
+
+
+def scenario(text: str) -> Game:
+    return load_scenario(text)
+
+
+def fingerprint(game: Game) -> str:
+    """Everything that makes up the state, as a string, to prove a refused action changed nothing."""
+    return json.dumps(
+        {
+            "places": game.card_counts_by_place(),
+            "stock": game.stock,
+            "pile": game.pile,
+            "phase": game.phase,
+            "current": game.current,
+            "deal": game.deal_index,
+            "totals": game.totals,
+            "actions": game.actions,
+            "sides": [(s.opened, s.red_threes, [repr(g) for g in s.groups]) for s in game.sides],
+            "seats": [(s.on_foot, [repr(g) for g in s.staged]) for s in game.seats],
+        },
+        sort_keys=True,
+    )
+
+
+def play_random(game: Game, seed: int, max_actions: int = 50_000, check=None) -> Game:
+    """Play uniformly random legal actions to the end of the game."""
+    rng = np.random.default_rng(seed)
+    for _ in range(max_actions):
+        if game.is_over:
+            return game
+        game.step(int(rng.choice(np.flatnonzero(game.legal_mask()))))
+        if check is not None:
+            check(game)
+    raise AssertionError(f"game did not end within {max_actions} actions")
+
+
+__all__ = ["A", "rank", "kind", "scenario", "fingerprint", "play_random"]

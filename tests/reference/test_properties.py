@@ -1,0 +1,86 @@
+"""Property tests over random legal play: conservation, legal groups, recounted scores, games end."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from handfoot_env.reference import Game
+from handfoot_env.reference.invariants import check_position, recount_deal
+from handfoot_env.rules import Rules
+from helpers import play_random
+
+CONFIGS = [
+    ("classic", 2), ("classic", 3), ("classic", 4), ("classic", 6), ("partnership", 4),
+]
+
+
+def rules_for(preset: str, players: int) -> Rules:
+    return Rules.preset(preset, num_players=players)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 2**31 - 1))
+def test_random_games_keep_every_invariant(config, seed):
+    rules = rules_for(*config)
+    game = Game(rules, seed)
+    check_position(game)
+    play_random(game, seed, check=check_position)
+    assert len(game.deal_results) == rules.num_deals
+    for result in game.deal_results:
+        assert recount_deal(result, rules) == result.scores
+    assert game.totals == [sum(d.scores[o] for d in game.deal_results) for o in range(rules.num_owners)]
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), deal=st.integers(0, 3))
+def test_every_deal_places_every_card_once(seed, deal):
+    for preset, players in CONFIGS:
+        rules = rules_for(preset, players)
+        game = Game(rules.replace(num_deals=4), seed)
+        check_position(game)
+        dealt = sum(sum(s.hand) + sum(s.foot) for s in game.seats)
+        red = sum(s.red_threes for s in game.sides)
+        assert dealt + red + len(game.stock) + len(game.pile) == rules.total_cards
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1))
+def test_same_seed_same_game(seed):
+    rules = Rules.preset("partnership")
+    a = play_random(Game(rules, seed), seed)
+    b = play_random(Game(rules, seed), seed)
+    assert a.actions == b.actions and a.totals == b.totals
+
+
+def test_greedy_play_keeps_every_invariant():
+    from agents import make_agent
+
+    for preset, players in CONFIGS:
+        rules = rules_for(preset, players)
+        for seed in range(2):
+            game = Game(rules, seed)
+            agent = make_agent("greedy")
+            while not game.is_over:
+                game.step(int(agent.act(None, game.legal_mask()[None])[0]))
+                check_position(game)
+            assert any(d.went_out is not None for d in game.deal_results) or preset == "classic"
+            for result in game.deal_results:
+                assert recount_deal(result, rules) == result.scores
+
+
+def test_masked_actions_are_exactly_the_legal_ones():
+    """The mask and step agree: every unmasked action steps, every masked one is refused."""
+    rng = np.random.default_rng(0)
+    for preset, players in CONFIGS:
+        game = Game(rules_for(preset, players), 11)
+        for _ in range(150):
+            if game.is_over:
+                break
+            mask = game.legal_mask()
+            for action in np.flatnonzero(mask):
+                assert game.why_illegal(int(action)) is None
+            for action in np.flatnonzero(~mask):
+                assert game.why_illegal(int(action)) is not None
+            game.step(int(rng.choice(np.flatnonzero(mask))))

@@ -1,0 +1,125 @@
+"""Records replay exactly; truncated, corrupt or mismatched records get clear errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from handfoot_env.errors import RecordError, ScenarioError
+from handfoot_env.reference import Game
+from handfoot_env.reference.record import load_record, replay, save_record, to_record
+from handfoot_env.reference.scenario import load_scenario
+from handfoot_env.rules import Rules
+from helpers import fingerprint, play_random
+
+
+@pytest.fixture
+def finished_game():
+    return play_random(Game(Rules.preset("classic", num_players=3), seed=9), seed=9)
+
+
+def test_record_replays_exactly(tmp_path, finished_game):
+    path = tmp_path / "game.json"
+    save_record(finished_game, path)
+    record = load_record(path)
+    assert set(record) >= {"format", "version", "rules", "seed", "actions"}
+    again = replay(record)
+    assert fingerprint(again) == fingerprint(finished_game)
+    assert again.totals == finished_game.totals
+    assert path.stat().st_size < 20_000  # small: rules, seed and action numbers
+
+
+def test_partial_game_record_replays(finished_game):
+    game = Game(Rules.preset("partnership"), 4)
+    play_random_steps = 37
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    for _ in range(play_random_steps):
+        game.step(int(rng.choice(np.flatnonzero(game.legal_mask()))))
+    assert fingerprint(replay(to_record(game))) == fingerprint(game)
+
+
+def test_truncated_file_is_reported(tmp_path, finished_game):
+    path = tmp_path / "game.json"
+    save_record(finished_game, path)
+    path.write_text(path.read_text()[:50])
+    with pytest.raises(RecordError, match="not valid JSON"):
+        load_record(path)
+
+
+def test_truncated_actions_are_reported(finished_game):
+    record = to_record(finished_game)
+    record["actions"] = record["actions"][:-5]
+    with pytest.raises(RecordError, match="(truncated|does not match)"):
+        replay(record)
+
+
+def test_mismatched_totals_are_reported(finished_game):
+    record = to_record(finished_game)
+    record["result"]["totals"] = [t + 1 for t in record["result"]["totals"]]
+    with pytest.raises(RecordError, match="does not match"):
+        replay(record)
+
+
+def test_illegal_action_in_record_names_the_step(finished_game):
+    record = to_record(finished_game)
+    record["actions"][0] = 70  # a discard before drawing
+    with pytest.raises(RecordError, match="record step 0: action 70"):
+        replay(record)
+
+
+@pytest.mark.parametrize(
+    "mutate,message",
+    [
+        (lambda r: r.update(format="other"), "not a handfoot record"),
+        (lambda r: r.update(version=99), "version 99"),
+        (lambda r: r.pop("seed"), "missing field 'seed'"),
+        (lambda r: r.update(seed=-3), "seed must be"),
+        (lambda r: r.update(actions=[0, "x"]), "actions must be"),
+        (lambda r: r.update(actions=[999]), "actions must be"),
+        (lambda r: r["rules"].update(num_players=9), "bad rules"),
+        (lambda r: r["rules"].update(colour="red"), "unknown rules field"),
+    ],
+)
+def test_corrupt_records_are_reported(mutate, message, finished_game):
+    record = json.loads(json.dumps(to_record(finished_game)))
+    mutate(record)
+    with pytest.raises(RecordError, match=message):
+        replay(record)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(RecordError, match="cannot read record"):
+        load_record(tmp_path / "nope.json")
+
+
+def test_scenario_games_record_and_replay():
+    text = """
+    preset: classic
+    seats: [{hand: K K K Q Q Q 5 9, foot: random 11}, {hand: random 11, foot: random 11}]
+    """
+    game = load_scenario(text)
+    play_random(game, 3)
+    again = replay(to_record(game, scenario=text))
+    assert again.totals == game.totals
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("preset: classic\nseats: []", "one entry per player"),
+        ("preset: nope", "unknown preset"),
+        ("colour: red", "unknown scenario keys"),
+        ("seats: [{hand: K K X}, {hand: 4}]", "unknown card 'X'"),
+        ("seats: [{hand: 2 2 2 2 2 2 2 2 2 2 2 2 2}, {hand: 4}]", "more 2 than the pack holds"),
+        ("seats: [{hand: 4}, {hand: 4}]\ntables: [{groups: [K 2 2]}, {}]", "not legal"),
+        ("seats: [{hand: 3r}, {hand: 4}]", "red threes are never held"),
+        ("seats: [{hand: 4}, {hand: 4}]\ndeal: 9", "deal must be"),
+        ("- just a list", "mapping"),
+    ],
+)
+def test_bad_scenarios_get_clear_errors(text, message):
+    with pytest.raises(ScenarioError, match=message):
+        load_scenario(text)

@@ -1,0 +1,87 @@
+"""The rules configuration: presets, overrides and clear errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from handfoot_env.rules import PRESET_NAMES, Rules, require_supported, unsupported_by_engines
+
+
+def test_presets_match_the_rules_table():
+    classic = Rules.preset("classic")
+    assert (classic.num_players, classic.num_decks, classic.hand_size, classic.foot_size) == (2, 3, 11, 11)
+    assert classic.books_to_go_out[0] == (1, 1) and classic.pile_upcard and classic.pile_min_size == 7
+    part = Rules.preset("partnership")
+    assert (part.num_players, part.num_decks, part.partnerships) == (4, 5, True)
+    assert part.books_to_go_out[0] == (2, 2) and not part.pile_upcard and part.pile_min_size == 0
+    assert part.members_of(0) == (0, 2) and part.members_of(1) == (1, 3)
+    house = Rules.preset("house")
+    assert (house.hand_size, house.foot_size, house.num_decks, house.target_score) == (13, 13, 5, 20000)
+    assert house.opening_minimum(0, -300) == 50 and house.opening_minimum(0, 5000) == 90
+    assert house.opening_minimum(0, 14995) == 120 and house.opening_minimum(0, 15000) == 150
+
+
+def test_classic_decks_follow_the_player_count():
+    for n in range(2, 7):
+        assert Rules.preset("classic", num_players=n).num_decks == n + 1
+    assert Rules.preset("classic", num_players=4, num_decks=6).num_decks == 6
+
+
+def test_rules_are_frozen_and_round_trip():
+    rules = Rules.preset("partnership", hand_size=13, foot_size=13)
+    with pytest.raises(Exception):
+        rules.hand_size = 5  # type: ignore[misc]
+    assert Rules.from_dict(rules.to_dict()) == rules
+    for name in PRESET_NAMES:
+        assert Rules.from_dict(Rules.preset(name).to_dict()) == Rules.preset(name)
+
+
+@pytest.mark.parametrize(
+    "overrides,field",
+    [
+        ({"num_players": 7}, "num_players"),
+        ({"num_players": 1}, "num_players"),
+        ({"num_players": "two"}, "num_players"),
+        ({"hand_size": 0}, "hand_size"),
+        ({"wild_limit": "anything"}, "wild_limit"),
+        ({"num_deals": 5}, "deal_minimums"),
+        ({"pile_take_count": -1}, "pile_take_count"),
+        ({"num_decks": 1, "num_players": 4}, "num_decks"),
+        ({"go_out_by_meld": "yes"}, "go_out_by_meld"),
+        ({"books_to_go_out": ((1, 1),)}, "books_to_go_out"),
+    ],
+)
+def test_bad_values_name_the_field(overrides, field):
+    with pytest.raises(ValueError, match=field):
+        Rules.preset("classic", **overrides)
+
+
+def test_partnerships_need_four_players():
+    with pytest.raises(ValueError, match="num_players"):
+        Rules.preset("partnership", num_players=3)
+
+
+def test_unknown_preset_and_field():
+    with pytest.raises(ValueError, match="unknown preset 'bridge'"):
+        Rules.preset("bridge")
+    with pytest.raises(ValueError, match="unknown rules field 'handsize'"):
+        Rules.preset("classic", handsize=13)
+
+
+def test_variations_are_configurable():
+    rules = Rules.preset(
+        "classic", hand_size=11, foot_size=13, pile_take_count=None, clean_book_bonus=300,
+        dirty_book_bonus=100, red_three_unlaid_penalty=100, black_three_penalty=100,
+        deal_minimums=(60, 90, 120, 150), books_to_go_out=((1, 1), (2, 1), (2, 2), (3, 2)),
+        go_out_by_meld=False, num_deals=2, wild_limit="by_size",
+    )
+    assert rules.books_needed(3) == (3, 2) and rules.opening_minimum(0) == 60
+    require_supported(rules)
+
+
+def test_engines_refuse_what_they_do_not_support():
+    assert unsupported_by_engines(Rules.preset("classic")) == []
+    with pytest.raises(ValueError, match="runs"):
+        require_supported(Rules.preset("house"))
+    with pytest.raises(ValueError, match="wild_books"):
+        require_supported(Rules.preset("classic", wild_books=True))

@@ -79,6 +79,8 @@ ACTION_KINDS = (
 
 def decode(action: int) -> Action:
     """Decode an action index into an :class:`Action`; raises ``ValueError`` if out of range."""
+    if type(action) is int and 0 <= action < NUM_ACTIONS and _DECODED:
+        return _DECODED[action]
     try:
         a = operator.index(action)
     except TypeError:
@@ -115,6 +117,10 @@ def decode(action: int) -> Action:
     if a == START_TWOS_BOOK:
         return Action("start_twos_book")
     return Action("add_two_to_twos_book")
+
+
+_DECODED: tuple[Action, ...] = ()
+_DECODED = tuple(decode(a) for a in range(NUM_ACTIONS))
 
 
 def start_group(rank: int, composition: int = 0) -> int:

@@ -30,7 +30,7 @@ import numpy as np
 
 from handfoot_env import actions as A
 from handfoot_env.cards import (
-    BLACK_THREE, FIRST_NATURAL, JOKER, KIND_NAMES, KIND_VALUES, NUM_KINDS, RED_THREE, TWO,
+    BLACK_THREE, FIRST_NATURAL, JOKER, KIND_NAMES, KIND_VALUES, NUM_KINDS, NUM_NATURALS, RED_THREE, TWO,
     is_natural, natural_kind, rank_of, shuffled_kinds,
 )
 from handfoot_env.errors import IllegalActionError
@@ -150,10 +150,33 @@ class Game:
         mask = np.zeros(A.NUM_ACTIONS, dtype=bool)
         if self.phase == GAME_OVER:
             return mask
-        candidates = range(A.NUM_ACTIONS if self.phase == PLAY_PHASE else A.DISCARD)
-        for action in candidates:
+        for action in self._candidates():
             mask[action] = self.why_illegal(action) is None
         return mask
+
+    def _candidates(self) -> list[int]:
+        """Actions worth asking ``why_illegal`` about: the others need cards the player lacks.
+
+        Only a shortcut: every candidate is still judged by ``why_illegal``."""
+        hand = self.seats[self.current].hand
+        out = [A.DRAW, A.TAKE_PILE]
+        for rank in range(NUM_NATURALS):
+            kind = natural_kind(rank)
+            if hand[kind] >= 2:
+                out.append(A.start_group(rank, 0))
+                if hand[TWO]:
+                    out.append(A.start_group(rank, 1))
+                if hand[JOKER]:
+                    out.append(A.start_group(rank, 2))
+            if hand[kind]:
+                out.append(A.add_natural(rank))
+            if hand[TWO]:
+                out.append(A.add_two(rank))
+            if hand[JOKER]:
+                out.append(A.add_joker(rank))
+        if self.phase == PLAY_PHASE:
+            out.extend(A.discard(kind) for kind in range(NUM_KINDS) if hand[kind])
+        return out
 
     def legal_actions(self) -> list[int]:
         return [int(a) for a in np.flatnonzero(self.legal_mask())]

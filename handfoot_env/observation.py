@@ -1,0 +1,86 @@
+"""The observation layout: one fixed-size float32 vector for every preset, defined here once.
+
+The observation is *seat-relative*: seat slot 0 is the observer, then the other seats in
+turn order; owner slot 0 is the observer's side (itself in ``classic``, its team in
+``partnership``), then the other owners in turn order.  Slots beyond the table's players
+or owners are zero.  It holds only what that seat may know: its own hand and staged
+groups; every table; the discard pile (face up); hand and foot sizes; red threes; scores;
+deal, minimum, phase and stock size.  Never another hand, a foot's cards, or the stock.
+
+Counts are raw numbers of cards; points are in hundreds; running totals in thousands.
+
+| field            | size   | meaning                                                                |
+|------------------|--------|------------------------------------------------------------------------|
+| hand             | 15     | my hand, count per kind (Jk, 2, 3b, 3r, 4 .. A)                         |
+| staged           | 15     | my staged (not yet laid down) cards, count per kind                    |
+| staged_value     | 1      | points of my staged groups / 100                                        |
+| on_foot          | 1      | 1 when I have picked up my foot                                        |
+| seats            | 6 x 5  | per seat slot: present, partner, cards in hand, cards in unplayed foot, on foot |
+| owners           | 6 x 41 | per owner slot: present, opened, red threes, clean books, dirty books, melded points / 100, total / 1000, opening minimum / 100, then 11 ranks x (naturals, 2s, jokers) of the unfinished group |
+| pile_size        | 1      | cards in the discard pile                                              |
+| pile_top         | 15     | one-hot kind of the top discard (all zero when the pile is empty)      |
+| pile_counts      | 15     | the whole pile, count per kind                                         |
+| pile_take_window | 15     | the cards a take would bring to the hand, count per kind               |
+| game             | 11     | phase draw, phase play, deal index, deals in the game, stock size, my minimum / 100, clean books needed, dirty books needed, partnership, players, my side has opened |
+| house            | 144    | reserved for the ``house`` preset (runs, suited hand); zero elsewhere   |
+"""
+
+from __future__ import annotations
+
+MAX_SEATS = 6
+MAX_OWNERS = 6
+SEAT_FIELDS = 5
+GROUP_FIELDS = 11 * 3
+OWNER_HEADER = 8
+OWNER_FIELDS = OWNER_HEADER + GROUP_FIELDS
+GAME_FIELDS = 11
+HOUSE_FIELDS = 144
+
+FIELDS: tuple[tuple[str, int], ...] = (
+    ("hand", 15),
+    ("staged", 15),
+    ("staged_value", 1),
+    ("on_foot", 1),
+    ("seats", MAX_SEATS * SEAT_FIELDS),
+    ("owners", MAX_OWNERS * OWNER_FIELDS),
+    ("pile_size", 1),
+    ("pile_top", 15),
+    ("pile_counts", 15),
+    ("pile_take_window", 15),
+    ("game", GAME_FIELDS),
+    ("house", HOUSE_FIELDS),
+)
+
+OFFSETS: dict[str, int] = {}
+_offset = 0
+for _name, _size in FIELDS:
+    OFFSETS[_name] = _offset
+    _offset += _size
+OBS_SIZE = _offset
+
+HAND = OFFSETS["hand"]
+STAGED = OFFSETS["staged"]
+STAGED_VALUE = OFFSETS["staged_value"]
+ON_FOOT = OFFSETS["on_foot"]
+SEATS = OFFSETS["seats"]
+OWNERS = OFFSETS["owners"]
+PILE_SIZE = OFFSETS["pile_size"]
+PILE_TOP = OFFSETS["pile_top"]
+PILE_COUNTS = OFFSETS["pile_counts"]
+PILE_TAKE_WINDOW = OFFSETS["pile_take_window"]
+GAME = OFFSETS["game"]
+HOUSE = OFFSETS["house"]
+
+
+def layout_table() -> list[tuple[str, str, int]]:
+    """Rows (name, index range, size) generated from :data:`FIELDS`."""
+    return [(name, f"{OFFSETS[name]}-{OFFSETS[name] + size - 1}", size) for name, size in FIELDS]
+
+
+def relative_seats(observer: int, num_players: int) -> list[int]:
+    """Seats in slot order: the observer, then the others in turn order."""
+    return [(observer + i) % num_players for i in range(num_players)]
+
+
+def relative_owners(observer_owner: int, num_owners: int) -> list[int]:
+    return [(observer_owner + i) % num_owners for i in range(num_owners)]

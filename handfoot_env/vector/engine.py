@@ -1,0 +1,143 @@
+"""The vector engine: B games held as numpy arrays and stepped together by compiled kernels.
+
+    engine = VectorEngine(Rules.preset("partnership"), batch_size=1024, seed=0)
+    masks = engine.legal_mask()            # bool [B, NUM_ACTIONS]
+    obs = engine.observe()                 # float32 [B, OBS_SIZE], the mover's view
+    rewards, dones = engine.step(actions)  # float32 [B, players], bool [B]
+
+Game ``i`` of an engine seeded with ``seed`` is the reference game seeded with ``seed + i``,
+card for card.  With ``auto_reset`` a finished game restarts at once with the next unused
+seed (``seed + B``, ``seed + B + 1``, ...); its final totals are kept in ``final_totals``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from handfoot_env import actions as A
+from handfoot_env.errors import IllegalActionError
+from handfoot_env.observation import OBS_SIZE
+from handfoot_env.rewards import REWARD_MODES
+from handfoot_env.rules import Rules, require_supported
+from handfoot_env.vector import masks, observe, step
+from handfoot_env.vector.rules_kernel import REASONS
+from handfoot_env.vector.state import DRAW, OVER, PLAY, fill_packs, make_cfg, make_packs, state_dtype
+
+PHASE_NAMES = {DRAW: "draw", PLAY: "play", OVER: "game_over"}
+# From this batch size on, kernels split the games over the cores.
+PARALLEL_FROM = 256
+
+
+class VectorEngine:
+    """``batch_size`` games of Hand and Foot stepped together."""
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        batch_size: int = 1,
+        seed: int = 0,
+        auto_reset: bool = True,
+        reward_mode: str = "deal",
+    ):
+        rules = rules if rules is not None else Rules.preset("classic")
+        require_supported(rules)
+        if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+        if reward_mode not in REWARD_MODES:
+            raise ValueError(f"reward_mode must be one of {', '.join(REWARD_MODES)}, got {reward_mode!r}")
+        self.rules = rules
+        self.batch_size = int(batch_size)
+        self.auto_reset = auto_reset
+        self.reward_mode = reward_mode
+        self.cfg = make_cfg(rules, reward_mode)
+        self.states = np.zeros(self.batch_size, dtype=state_dtype())
+        self.packs = make_packs(self.batch_size, rules)
+        parallel = self.batch_size >= PARALLEL_FROM
+        self._mask_kernel = masks.mask_kernel_parallel if parallel else masks.mask_kernel_serial
+        self._observe_kernel = observe.observe_kernel_parallel if parallel else observe.observe_kernel_serial
+        self._check_kernel = step.check_kernel_parallel if parallel else step.check_kernel_serial
+        self._apply_kernel = step.apply_kernel_parallel if parallel else step.apply_kernel_serial
+        self._movers = np.full(self.batch_size, -1, dtype=np.int64)
+        self.final_totals = np.zeros((self.batch_size, rules.num_owners), dtype=np.int32)
+        self._masks = np.zeros((self.batch_size, A.NUM_ACTIONS), dtype=bool)
+        self._obs = np.zeros((self.batch_size, OBS_SIZE), dtype=np.float32)
+        self._rewards = np.zeros((self.batch_size, rules.num_players), dtype=np.float32)
+        self._dones = np.zeros(self.batch_size, dtype=bool)
+        self._errors = np.zeros(self.batch_size, dtype=np.int64)
+        self.reset(seed)
+
+    # ------------------------------------------------------------------ lifecycle
+    def reset(self, seed: int | None = None, seeds: np.ndarray | None = None) -> None:
+        """Start every game afresh: game ``i`` gets ``seed + i`` (or ``seeds[i]``)."""
+        if seeds is None:
+            base = 0 if seed is None else seed
+            if isinstance(base, bool) or not isinstance(base, (int, np.integer)) or base < 0:
+                raise ValueError(f"seed must be a non-negative integer, got {base!r}")
+            seeds = np.arange(self.batch_size, dtype=np.int64) + int(base)
+            self._next_seed = int(base) + self.batch_size
+        else:
+            seeds = np.asarray(seeds, dtype=np.int64)
+            if seeds.shape != (self.batch_size,) or (seeds < 0).any():
+                raise ValueError(f"seeds must be {self.batch_size} non-negative integers")
+            self._next_seed = int(seeds.max()) + 1
+        self._start_games(np.arange(self.batch_size), seeds)
+
+    def _start_games(self, index: np.ndarray, seeds: np.ndarray) -> None:
+        fill_packs(self.states, self.packs, index, seeds, self.rules)
+        step.reset_kernel(self.states, self.packs, self.cfg, np.asarray(index, dtype=np.int64))
+
+    # ------------------------------------------------------------------ queries
+    def legal_mask(self) -> np.ndarray:
+        """``[B, NUM_ACTIONS]`` booleans, True exactly for the legal actions (a view; copy to keep)."""
+        self._mask_kernel(self.states, self.cfg, self._masks)
+        return self._masks
+
+    def observe(self, seats: np.ndarray | None = None) -> np.ndarray:
+        """``[B, OBS_SIZE]`` float32: the view of the player to move (or of ``seats[b]``)."""
+        seats = self._movers if seats is None else np.asarray(seats, dtype=np.int64)
+        self._observe_kernel(self.states, self.cfg, seats, self._obs)
+        return self._obs
+
+    @property
+    def current_player(self) -> np.ndarray:
+        return self.states["current"]
+
+    @property
+    def totals(self) -> np.ndarray:
+        """Running totals ``[B, owners]`` of the games in progress."""
+        return self.states["totals"][:, : self.rules.num_owners]
+
+    @property
+    def is_over(self) -> np.ndarray:
+        return self.states["phase"] == OVER
+
+    # ------------------------------------------------------------------ transitions
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Apply one action per game.  Returns (rewards ``[B, players]``, dones ``[B]``).
+
+        If any action is illegal, :class:`IllegalActionError` names the first such game,
+        action and reason, and no game is changed."""
+        actions = np.asarray(actions)
+        if actions.shape != (self.batch_size,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be {self.batch_size} integers, got shape {actions.shape} {actions.dtype}")
+        actions = actions.astype(np.int64, copy=False)
+        if ((actions < 0) | (actions >= A.NUM_ACTIONS)).any():
+            bad = int(np.flatnonzero((actions < 0) | (actions >= A.NUM_ACTIONS))[0])
+            raise IllegalActionError(int(actions[bad]), "out of range", f"game {bad}: actions are 0..{A.NUM_ACTIONS - 1}")
+        self._check_kernel(self.states, self.cfg, actions, self._errors)
+        if self._errors.any():
+            bad = int(np.flatnonzero(self._errors)[0])
+            action = int(actions[bad])
+            raise IllegalActionError(action, A.describe(action), f"game {bad}: {REASONS[self._errors[bad]]}")
+        self._apply_kernel(self.states, self.packs, self.cfg, actions, self._rewards, self._dones)
+        if self._dones.any():
+            done = np.flatnonzero(self._dones)
+            self.final_totals[done] = self.totals[done]
+            if self.auto_reset:
+                seeds = np.arange(self._next_seed, self._next_seed + len(done), dtype=np.int64)
+                self._next_seed += len(done)
+                self._start_games(done, seeds)
+        return self._rewards, self._dones
+
+    def phase_name(self, b: int) -> str:
+        return PHASE_NAMES[int(self.states["phase"][b])]

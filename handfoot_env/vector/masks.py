@@ -1,0 +1,45 @@
+"""Legal masks, compiled: ``[B, NUM_ACTIONS]`` booleans, True exactly for the legal actions."""
+
+from __future__ import annotations
+
+from numba import njit, prange
+
+from handfoot_env import actions as A
+from handfoot_env.cards import NUM_KINDS, NUM_NATURALS
+from handfoot_env.vector.rules_kernel import (
+    R_LEGAL, current_take_reason, discard_reason, group_reason, owner_of,
+)
+from handfoot_env.vector.state import C_DRAW, C_STAGE_BEFORE_DRAW, DRAW, OVER, PLAY
+
+
+@njit(cache=True)
+def fill_mask(s, cfg, mask):
+    mask[:] = False
+    if s.phase == OVER:
+        return
+    if s.phase == DRAW:
+        mask[A.DRAW] = s.stock_len >= cfg[C_DRAW]
+        mask[A.TAKE_PILE] = current_take_reason(s, cfg) == R_LEGAL
+        if not (cfg[C_STAGE_BEFORE_DRAW] and s.opened[owner_of(cfg, s.current)] == 0):
+            return  # no melding before the draw
+    for rank in range(NUM_NATURALS):
+        for comp in range(3):
+            mask[A.START_GROUP + 3 * rank + comp] = group_reason(s, cfg, 0, rank, comp) == R_LEGAL
+        mask[A.ADD_NATURAL + rank] = group_reason(s, cfg, 1, rank, 0) == R_LEGAL
+        mask[A.ADD_TWO + rank] = group_reason(s, cfg, 2, rank, 0) == R_LEGAL
+        mask[A.ADD_JOKER + rank] = group_reason(s, cfg, 3, rank, 0) == R_LEGAL
+    if s.phase == PLAY:
+        for kind in range(NUM_KINDS):
+            mask[A.DISCARD + kind] = discard_reason(s, cfg, kind) == R_LEGAL
+
+
+@njit(cache=True, parallel=True)
+def mask_kernel_parallel(states, cfg, masks):
+    for b in prange(states.shape[0]):
+        fill_mask(states[b], cfg, masks[b])
+
+
+@njit(cache=True)
+def mask_kernel_serial(states, cfg, masks):
+    for b in range(states.shape[0]):
+        fill_mask(states[b], cfg, masks[b])

@@ -1,0 +1,102 @@
+"""Observations, compiled: the layout of ``handfoot_env/observation.py`` for each game's mover.
+
+Mirrors ``reference/observe.py`` field for field."""
+
+from __future__ import annotations
+
+from numba import njit, prange
+
+from handfoot_env import observation as O
+from handfoot_env.cards import NUM_KINDS, NUM_NATURALS
+from handfoot_env.vector.rules_kernel import VALUES, hand_total, minimum, owner_of, staged_total
+from handfoot_env.vector.state import (
+    C_BOOKS_NEEDED, C_DEALS, C_OWNERS, C_PARTNERSHIPS, C_PLAYERS, C_TAKE_COUNT, DRAW, PLAY,
+)
+
+
+@njit(cache=True)
+def fill_observation(s, cfg, seat, obs):
+    obs[:] = 0.0
+    n = cfg[C_PLAYERS]
+    owners = cfg[C_OWNERS]
+    my_owner = owner_of(cfg, seat)
+    for k in range(NUM_KINDS):
+        obs[O.HAND + k] = s.hand[seat, k]
+    if seat == s.current:
+        for k in range(NUM_KINDS):
+            obs[O.STAGED + k] = s.staged_cards[k]
+        obs[O.STAGED_VALUE] = s.staged_value / 100.0
+    obs[O.ON_FOOT] = s.on_foot[seat]
+
+    for slot in range(n):
+        other = (seat + slot) % n
+        base = O.SEATS + slot * O.SEAT_FIELDS
+        held = hand_total(s, other)
+        if other == s.current:
+            held += staged_total(s)
+        foot = 0
+        if s.on_foot[other] == 0:
+            for k in range(NUM_KINDS):
+                foot += s.foot[other, k]
+        obs[base] = 1.0
+        obs[base + 1] = 1.0 if other != seat and owner_of(cfg, other) == my_owner else 0.0
+        obs[base + 2] = held
+        obs[base + 3] = foot
+        obs[base + 4] = s.on_foot[other]
+
+    for slot in range(owners):
+        owner = (my_owner + slot) % owners
+        base = O.OWNERS + slot * O.OWNER_FIELDS
+        melded = 0
+        for k in range(NUM_KINDS):
+            melded += s.table_cards[owner, k] * VALUES[k]
+        obs[base] = 1.0
+        obs[base + 1] = s.opened[owner]
+        obs[base + 2] = s.table_cards[owner, 3]  # red threes
+        obs[base + 3] = s.books[owner, 0]
+        obs[base + 4] = s.books[owner, 1]
+        obs[base + 5] = melded / 100.0
+        obs[base + 6] = s.totals[owner] / 1000.0
+        obs[base + 7] = minimum(s, cfg, owner) / 100.0
+        for r in range(NUM_NATURALS):
+            for c in range(3):
+                obs[base + O.OWNER_HEADER + 3 * r + c] = s.groups[owner, r, c]
+
+    obs[O.PILE_SIZE] = s.pile_len
+    if s.pile_len > 0:
+        obs[O.PILE_TOP + s.pile[s.pile_len - 1]] = 1.0
+        for i in range(s.pile_len):
+            obs[O.PILE_COUNTS + s.pile[i]] += 1.0
+        window = s.pile_len - 1
+        if cfg[C_TAKE_COUNT] >= 0:
+            window = min(window, max(cfg[C_TAKE_COUNT] - 1, 0))
+        for i in range(s.pile_len - 1 - window, s.pile_len - 1):
+            obs[O.PILE_TAKE_WINDOW + s.pile[i]] += 1.0
+
+    g = O.GAME
+    obs[g] = 1.0 if s.phase == DRAW else 0.0
+    obs[g + 1] = 1.0 if s.phase == PLAY else 0.0
+    obs[g + 2] = s.deal
+    obs[g + 3] = cfg[C_DEALS]
+    obs[g + 4] = s.stock_len
+    obs[g + 5] = minimum(s, cfg, my_owner) / 100.0
+    obs[g + 6] = cfg[C_BOOKS_NEEDED + 2 * s.deal]
+    obs[g + 7] = cfg[C_BOOKS_NEEDED + 2 * s.deal + 1]
+    obs[g + 8] = cfg[C_PARTNERSHIPS]
+    obs[g + 9] = n
+    obs[g + 10] = s.opened[my_owner]
+
+
+@njit(cache=True, parallel=True)
+def observe_kernel_parallel(states, cfg, seats, observations):
+    """The observation of ``seats[b]`` in each game (-1: the player to move)."""
+    for b in prange(states.shape[0]):
+        seat = states[b].current if seats[b] < 0 else seats[b]
+        fill_observation(states[b], cfg, seat, observations[b])
+
+
+@njit(cache=True)
+def observe_kernel_serial(states, cfg, seats, observations):
+    for b in range(states.shape[0]):
+        seat = states[b].current if seats[b] < 0 else seats[b]
+        fill_observation(states[b], cfg, seat, observations[b])

@@ -1,0 +1,319 @@
+"""Legality, compiled: why an action is illegal in one game, as a reason code (0 = legal).
+
+Each check mirrors the reference engine's method of the same name
+(``reference/game.py``); the differential tests hold them to identical masks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from handfoot_env import actions as A
+from handfoot_env.cards import FIRST_NATURAL, JOKER, KIND_VALUES, NUM_KINDS, TWO
+from handfoot_env.vector.state import (
+    C_BOOK, C_BOOKS_NEEDED, C_DRAW, C_MAX_WILDS, C_MINIMUMS, C_OUT_BY_MELD, C_OWNERS,
+    C_PARTNERSHIPS, C_PILE_MIN, C_STAGE_BEFORE_DRAW, C_TAKE_COUNT, C_TAKE_NEEDS_OPEN,
+    C_WILD_LIMIT, DRAW, OVER, PLAY,
+)
+
+VALUES = np.array(KIND_VALUES, dtype=np.int64)
+
+REASONS = (
+    "legal",
+    "the game is over",
+    "you have already drawn this turn",
+    "the stock holds too few cards to draw",
+    "the pile can only be taken instead of drawing",
+    "these rules do not allow taking the pile",
+    "the discard pile is empty",
+    "the top card is not a natural: a wild or a three blocks the pile",
+    "the pile holds too few cards to be taken",
+    "you must open (lay down your first groups) before taking the pile",
+    "taking the pile needs two naturals of the top card's rank in your hand",
+    "the top card and the pair would make your group more than a book",
+    "the top card, your pair and your staged groups do not reach the opening minimum",
+    "playing from the foot you must keep at least 2 cards until your side can go out",
+    "these rules require you to finish with a discard",
+    "draw or take the pile before melding",
+    "there is already an unfinished group of that rank; add to it instead",
+    "there is no unfinished group of that rank to add to",
+    "you do not hold the cards",
+    "the group would break the wild-card limit",
+    "staging these cards would leave no card to discard",
+    "with the stock nearly empty this staging would leave you no legal draw or take",
+    "draw or take the pile before discarding",
+    "you hold no such card to discard",
+    "discarding your last card would go out, and your side lacks the books to go out",
+    "this action belongs to the house preset (runs, books of 2s, suited discards)",
+    "a group holds at most a book's cards",
+)
+(
+    R_LEGAL, R_OVER, R_DRAWN, R_STOCK_LOW, R_TAKE_PHASE, R_TAKE_NONE, R_PILE_EMPTY, R_BLOCKED,
+    R_PILE_SMALL, R_NOT_OPENED, R_NO_PAIR, R_TAKE_OVERFLOW, R_TAKE_MINIMUM, R_KEEP_TWO,
+    R_MUST_DISCARD, R_MELD_PHASE, R_GROUP_EXISTS, R_NO_GROUP, R_NOT_HELD, R_WILDS, R_NO_DISCARD,
+    R_STRANDED, R_DISCARD_PHASE, R_NO_CARD, R_CANNOT_GO_OUT, R_HOUSE, R_TOO_BIG,
+) = range(len(REASONS))
+
+START_NATURALS = np.array([c[0] for c in A.COMPOSITIONS], dtype=np.int64)
+START_TWOS = np.array([c[1] for c in A.COMPOSITIONS], dtype=np.int64)
+START_JOKERS = np.array([c[2] for c in A.COMPOSITIONS], dtype=np.int64)
+
+
+@njit(cache=True)
+def owner_of(cfg, seat):
+    if cfg[C_PARTNERSHIPS]:
+        return seat % cfg[C_OWNERS]
+    return seat
+
+
+@njit(cache=True)
+def hand_total(s, seat):
+    total = 0
+    for k in range(NUM_KINDS):
+        total += s.hand[seat, k]
+    return total
+
+
+@njit(cache=True)
+def staged_total(s):
+    total = 0
+    for k in range(NUM_KINDS):
+        total += s.staged_cards[k]
+    return total
+
+
+@njit(cache=True)
+def minimum(s, cfg, owner):
+    return cfg[C_MINIMUMS + s.deal]
+
+
+@njit(cache=True)
+def meets_books(s, cfg, clean, dirty):
+    return clean >= cfg[C_BOOKS_NEEDED + 2 * s.deal] and dirty >= cfg[C_BOOKS_NEEDED + 2 * s.deal + 1]
+
+
+@njit(cache=True)
+def wilds_allowed(cfg, naturals, wilds):
+    if wilds == 0:
+        return naturals >= 1
+    if wilds > cfg[C_MAX_WILDS] or naturals <= wilds:
+        return False
+    if cfg[C_WILD_LIMIT] == 1:  # by_size
+        return wilds <= (1 if naturals + wilds <= 5 else 2)
+    if cfg[C_WILD_LIMIT] == 2:  # four_naturals
+        return naturals >= 4
+    return True
+
+
+@njit(cache=True)
+def cards_left_reason(s, cfg, left, clean, dirty):
+    """The 2-card rule (reference: ``_cards_left_problem``)."""
+    if s.on_foot[s.current] == 0 or left >= 2:
+        return R_LEGAL
+    if not meets_books(s, cfg, clean, dirty):
+        return R_KEEP_TWO
+    if left == 0 and cfg[C_OUT_BY_MELD] == 0:
+        return R_MUST_DISCARD
+    return R_LEGAL
+
+
+@njit(cache=True)
+def take_reason(s, cfg, pair_count, cards_in_hand, staged_value, staged_size, staged_wilds,
+                staged_clean, staged_dirty):
+    """Reference ``_take_problem``, with the hand and staged groups given (they may be hypothetical).
+
+    ``staged_size``/``staged_wilds`` describe the staged unfinished group of the top card's rank."""
+    if s.phase != DRAW:
+        return R_TAKE_PHASE
+    if cfg[C_TAKE_COUNT] == 0:
+        return R_TAKE_NONE
+    if s.pile_len == 0:
+        return R_PILE_EMPTY
+    top = s.pile[s.pile_len - 1]
+    if top < FIRST_NATURAL:
+        return R_BLOCKED
+    if s.pile_len < cfg[C_PILE_MIN]:
+        return R_PILE_SMALL
+    owner = owner_of(cfg, s.current)
+    opened = s.opened[owner] != 0
+    if cfg[C_TAKE_NEEDS_OPEN] and not opened:
+        return R_NOT_OPENED
+    if pair_count < 2:
+        return R_NO_PAIR
+    rank = top - FIRST_NATURAL
+    if opened:
+        size = s.groups[owner, rank, 0] + s.groups[owner, rank, 1] + s.groups[owner, rank, 2]
+        wilds = s.groups[owner, rank, 1] + s.groups[owner, rank, 2]
+        clean = s.books[owner, 0]
+        dirty = s.books[owner, 1]
+    else:
+        size = staged_size
+        wilds = staged_wilds
+        clean = staged_clean
+        dirty = staged_dirty
+    book = cfg[C_BOOK]
+    if size > 0 and size + 3 > book:
+        return R_TAKE_OVERFLOW
+    if not opened:
+        if staged_value + 3 * VALUES[top] < minimum(s, cfg, owner):
+            return R_TAKE_MINIMUM
+    to_hand = s.pile_len - 1
+    if cfg[C_TAKE_COUNT] > 0:
+        to_hand = min(to_hand, cfg[C_TAKE_COUNT] - 1)
+    if size + 3 == book:
+        if wilds == 0:
+            clean += 1
+        else:
+            dirty += 1
+    return cards_left_reason(s, cfg, cards_in_hand - 2 + to_hand, clean, dirty)
+
+
+@njit(cache=True)
+def current_take_reason(s, cfg):
+    """Whether the player to move may take the pile as the state stands."""
+    if s.pile_len == 0:
+        pair = 0
+        size = 0
+        wilds = 0
+    else:
+        top = s.pile[s.pile_len - 1]
+        pair = s.hand[s.current, top]
+        size = 0
+        wilds = 0
+        if top >= FIRST_NATURAL:
+            r = top - FIRST_NATURAL
+            size = s.staged_groups[r, 0] + s.staged_groups[r, 1] + s.staged_groups[r, 2]
+            wilds = s.staged_groups[r, 1] + s.staged_groups[r, 2]
+    return take_reason(s, cfg, pair, hand_total(s, s.current), s.staged_value, size, wilds,
+                       s.staged_books[0], s.staged_books[1])
+
+
+@njit(cache=True)
+def group_reason(s, cfg, op, rank, comp):
+    """Reference ``_group_problem``.  ``op``: 0 start (with composition ``comp``), 1 add a
+    natural, 2 add a 2, 3 add a joker."""
+    p = s.current
+    owner = owner_of(cfg, p)
+    opened = s.opened[owner] != 0
+    if s.phase == DRAW and not (cfg[C_STAGE_BEFORE_DRAW] and not opened):
+        return R_MELD_PHASE
+    if opened:
+        n0 = s.groups[owner, rank, 0]
+        t0 = s.groups[owner, rank, 1]
+        j0 = s.groups[owner, rank, 2]
+    else:
+        n0 = s.staged_groups[rank, 0]
+        t0 = s.staged_groups[rank, 1]
+        j0 = s.staged_groups[rank, 2]
+    exists = n0 + t0 + j0 > 0
+    kind = rank + FIRST_NATURAL
+    need_n = 0
+    need_t = 0
+    need_j = 0
+    if op == 0:
+        if exists:
+            return R_GROUP_EXISTS
+        need_n = START_NATURALS[comp]
+        need_t = START_TWOS[comp]
+        need_j = START_JOKERS[comp]
+        n, t, j = need_n, need_t, need_j
+    else:
+        if not exists:
+            return R_NO_GROUP
+        if op == 1:
+            need_n = 1
+        elif op == 2:
+            need_t = 1
+        else:
+            need_j = 1
+        n, t, j = n0 + need_n, t0 + need_t, j0 + need_j
+    if s.hand[p, kind] < need_n or s.hand[p, TWO] < need_t or s.hand[p, JOKER] < need_j:
+        return R_NOT_HELD
+    book = cfg[C_BOOK]
+    size = n + t + j
+    if size > book:
+        return R_TOO_BIG
+    if not wilds_allowed(cfg, n, t + j):
+        return R_WILDS
+    left = hand_total(s, p) - need_n - need_t - need_j
+    is_book = size == book
+    if not opened:
+        total = s.staged_value + need_n * VALUES[kind] + need_t * VALUES[TWO] + need_j * VALUES[JOKER]
+        clean = s.staged_books[0] + (1 if is_book and t + j == 0 else 0)
+        dirty = s.staged_books[1] + (1 if is_book and t + j > 0 else 0)
+        if total < minimum(s, cfg, owner):
+            if left < 1:
+                return R_NO_DISCARD
+            if s.phase == DRAW and s.stock_len < cfg[C_DRAW]:
+                # Would a take still be legal after this staging?
+                pair = 0
+                size_top = 0
+                wilds_top = 0
+                if s.pile_len > 0:
+                    top = s.pile[s.pile_len - 1]
+                    pair = s.hand[p, top]
+                    if top == kind:
+                        pair -= need_n
+                    elif top == TWO:
+                        pair -= need_t
+                    elif top == JOKER:
+                        pair -= need_j
+                    if top >= FIRST_NATURAL:
+                        r = top - FIRST_NATURAL
+                        if r == rank:
+                            if not is_book:
+                                size_top = size
+                                wilds_top = t + j
+                        else:
+                            size_top = s.staged_groups[r, 0] + s.staged_groups[r, 1] + s.staged_groups[r, 2]
+                            wilds_top = s.staged_groups[r, 1] + s.staged_groups[r, 2]
+                if take_reason(s, cfg, pair, left, total, size_top, wilds_top, clean, dirty) != R_LEGAL:
+                    return R_STRANDED
+            return R_LEGAL
+        return cards_left_reason(s, cfg, left, clean, dirty)
+    clean = s.books[owner, 0] + (1 if is_book and t + j == 0 else 0)
+    dirty = s.books[owner, 1] + (1 if is_book and t + j > 0 else 0)
+    return cards_left_reason(s, cfg, left, clean, dirty)
+
+
+@njit(cache=True)
+def discard_reason(s, cfg, kind):
+    """Reference ``_discard_problem``."""
+    p = s.current
+    if s.phase != PLAY:
+        return R_DISCARD_PHASE
+    if s.hand[p, kind] == 0:
+        return R_NO_CARD
+    if s.on_foot[p] and hand_total(s, p) == 1 and staged_total(s) == 0:
+        owner = owner_of(cfg, p)
+        if not meets_books(s, cfg, s.books[owner, 0], s.books[owner, 1]):
+            return R_CANNOT_GO_OUT
+    return R_LEGAL
+
+
+@njit(cache=True)
+def action_reason(s, cfg, action):
+    """Reference ``why_illegal``, as a reason code."""
+    if s.phase == OVER:
+        return R_OVER
+    if action == A.DRAW:
+        if s.phase != DRAW:
+            return R_DRAWN
+        if s.stock_len < cfg[C_DRAW]:
+            return R_STOCK_LOW
+        return R_LEGAL
+    if action == A.TAKE_PILE:
+        return current_take_reason(s, cfg)
+    if action < A.ADD_NATURAL:
+        offset = action - A.START_GROUP
+        return group_reason(s, cfg, 0, offset // 3, offset % 3)
+    if action < A.ADD_TWO:
+        return group_reason(s, cfg, 1, action - A.ADD_NATURAL, 0)
+    if action < A.ADD_JOKER:
+        return group_reason(s, cfg, 2, action - A.ADD_TWO, 0)
+    if action < A.DISCARD:
+        return group_reason(s, cfg, 3, action - A.ADD_JOKER, 0)
+    if action < A.DISCARD_SUITED:
+        return discard_reason(s, cfg, action - A.DISCARD)
+    return R_HOUSE

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from handfoot_env.vector.sampling import random_legal_actions
+
 
 class RandomAgent:
     name = "random"
@@ -12,10 +14,4 @@ class RandomAgent:
         self.rng = np.random.default_rng(seed)
 
     def act(self, observations: np.ndarray | None, masks: np.ndarray) -> np.ndarray:
-        masks = np.asarray(masks, dtype=bool)
-        if not masks.any(axis=1).all():
-            raise ValueError("a row of the mask has no legal action")
-        # Uniform choice among the legal actions of each row, without a loop over rows.
-        scores = self.rng.random(masks.shape)
-        scores[~masks] = -1.0
-        return scores.argmax(axis=1)
+        return random_legal_actions(masks, self.rng)

@@ -116,15 +116,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    """Random legal play with every invariant checked after every action."""
-    from handfoot_env.reference import Game
-    from handfoot_env.reference.invariants import check_position, recount_deal
-
-    if args.engine != "reference":
-        raise ValueError(f"engine {args.engine!r} is not available yet; use --engine reference")
+    """Random legal play: invariants at every step (reference), or both engines compared (vector)."""
     configs = [_rules_from_args(args)] if args.preset else [
         Rules.preset("classic", num_players=n) for n in (2, 3, 4, 6)
     ] + [Rules.preset("partnership")]
+    if args.engine == "vector":
+        return _fuzz_vector(args, configs)
+    from handfoot_env.reference import Game
+    from handfoot_env.reference.invariants import check_position, recount_deal
+
     for rules in configs:
         start = time.perf_counter()
         steps = 0
@@ -148,6 +148,44 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             f"{rules.preset_name} {rules.num_players}p: {args.games} games, {steps} actions, "
             f"every invariant held ({steps / elapsed:,.0f} actions/s)"
         )
+    return 0
+
+
+def _fuzz_vector(args: argparse.Namespace, configs: list[Rules]) -> int:
+    from handfoot_env.differential import Divergence, run_differential
+
+    batch = 32
+    per_config = max(1, args.steps // (batch * len(configs)))
+    for rules in configs:
+        start = time.perf_counter()
+        try:
+            report = run_differential(rules, batch_size=batch, steps=per_config, seed=args.seed)
+        except Divergence as exc:
+            print(f"DIVERGENCE: {exc}", file=sys.stderr)
+            return 1
+        print(
+            f"{rules.preset_name} {rules.num_players}p: {report.steps:,} steps compared, "
+            f"{report.games_finished} games finished, engines identical "
+            f"({report.steps / (time.perf_counter() - start):,.0f} steps/s)"
+        )
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Steps per second, games per second and peak memory of both engines."""
+    from handfoot_env.bench import format_table, machine_description, run_bench
+
+    batches = tuple(int(b) for b in args.batches.split(","))
+    configs = [tuple(c.split(":")) for c in args.configs.split(",")]
+    configs = [(preset, int(players)) for preset, players in configs]
+    for preset, players in configs:
+        Rules.preset(preset, num_players=players)  # a clear error before any process starts
+    rows = run_bench(batches, configs, seconds=args.seconds, reference=not args.no_reference)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        print(f"machine: {machine_description()}\n")
+        print(format_table(rows))
     return 0
 
 
@@ -192,10 +230,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("fuzz", help="random full games with every invariant checked at every step")
     add_rules_args(p, preset_default=None)
-    p.add_argument("--engine", default="reference", choices=["reference"])
-    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--engine", default="reference", choices=["reference", "vector"],
+                   help="reference: invariants at every step; vector: compare with the reference")
+    p.add_argument("--games", type=int, default=100, help="reference: games per configuration")
+    p.add_argument("--steps", type=int, default=1_000_000, help="vector: compared steps in all")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_fuzz)
+
+    p = sub.add_parser("bench", help="steps/s, games/s and peak memory of both engines")
+    p.add_argument("--json", action="store_true", help="print a JSON list of rows")
+    p.add_argument("--batches", default="1,64,1024,4096,16384")
+    p.add_argument("--configs", default="classic:2,partnership:4", help="preset:players,...")
+    p.add_argument("--seconds", type=float, default=3.0, help="timed seconds per row")
+    p.add_argument("--no-reference", action="store_true", help="skip the reference engine rows")
+    p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("actions", help="print the action layout table")
     p.set_defaults(func=cmd_actions)

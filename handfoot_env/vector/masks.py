@@ -5,7 +5,7 @@ from __future__ import annotations
 from numba import njit, prange
 
 from handfoot_env import actions as A
-from handfoot_env.cards import NUM_KINDS, NUM_NATURALS
+from handfoot_env.cards import FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, TWO
 from handfoot_env.vector.rules_kernel import (
     R_LEGAL, current_take_reason, discard_reason, group_reason, owner_of,
 )
@@ -22,12 +22,24 @@ def fill_mask(s, cfg, mask):
         mask[A.TAKE_PILE] = current_take_reason(s, cfg) == R_LEGAL
         if not (cfg[C_STAGE_BEFORE_DRAW] and s.opened[owner_of(cfg, s.current)] == 0):
             return  # no melding before the draw
+    # Only actions whose cards the player holds are judged; the rest need cards it lacks.
+    p = s.current
+    twos = s.hand[p, TWO] > 0
+    jokers = s.hand[p, JOKER] > 0
     for rank in range(NUM_NATURALS):
-        for comp in range(3):
-            mask[A.START_GROUP + 3 * rank + comp] = group_reason(s, cfg, 0, rank, comp) == R_LEGAL
-        mask[A.ADD_NATURAL + rank] = group_reason(s, cfg, 1, rank, 0) == R_LEGAL
-        mask[A.ADD_TWO + rank] = group_reason(s, cfg, 2, rank, 0) == R_LEGAL
-        mask[A.ADD_JOKER + rank] = group_reason(s, cfg, 3, rank, 0) == R_LEGAL
+        naturals = s.hand[p, rank + FIRST_NATURAL]
+        if naturals >= 2:
+            mask[A.START_GROUP + 3 * rank] = group_reason(s, cfg, 0, rank, 0) == R_LEGAL
+            if twos:
+                mask[A.START_GROUP + 3 * rank + 1] = group_reason(s, cfg, 0, rank, 1) == R_LEGAL
+            if jokers:
+                mask[A.START_GROUP + 3 * rank + 2] = group_reason(s, cfg, 0, rank, 2) == R_LEGAL
+        if naturals > 0:
+            mask[A.ADD_NATURAL + rank] = group_reason(s, cfg, 1, rank, 0) == R_LEGAL
+        if twos:
+            mask[A.ADD_TWO + rank] = group_reason(s, cfg, 2, rank, 0) == R_LEGAL
+        if jokers:
+            mask[A.ADD_JOKER + rank] = group_reason(s, cfg, 3, rank, 0) == R_LEGAL
     if s.phase == PLAY:
         for kind in range(NUM_KINDS):
             mask[A.DISCARD + kind] = discard_reason(s, cfg, kind) == R_LEGAL

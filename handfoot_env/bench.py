@@ -1,0 +1,135 @@
+"""``handfoot bench``: random masked play, masks and observations computed every step.
+
+Each row runs in a fresh process so that its peak memory is its own.  Timing starts after
+a short warm-up (compiled kernels load from numba's on-disk cache, or compile once).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import platform
+import resource
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from handfoot_env.rules import Rules
+
+DEFAULT_BATCHES = (1, 64, 1024, 4096, 16384)
+DEFAULT_CONFIGS = (("classic", 2), ("partnership", 4))
+
+
+@dataclass
+class BenchRow:
+    engine: str
+    preset: str
+    num_players: int
+    batch: int
+    steps_per_sec: float
+    games_per_sec: float
+    peak_rss_mb: float
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def bench_vector(preset: str, players: int, batch: int, seconds: float) -> BenchRow:
+    from handfoot_env.vector import VectorEngine
+    from handfoot_env.vector.sampling import sample_legal
+
+    engine = VectorEngine(Rules.preset(preset, num_players=players), batch_size=batch, seed=0)
+    rng = np.random.default_rng(0)
+    actions = np.zeros(batch, dtype=np.int64)
+
+    def one_step() -> int:
+        masks = engine.legal_mask()
+        engine.observe()
+        sample_legal(masks, rng.random(batch), actions)
+        _, dones = engine.step(actions)
+        return int(dones.sum())
+
+    for _ in range(10):
+        one_step()
+    steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        games += one_step()
+        steps += batch
+    elapsed = time.perf_counter() - start
+    return BenchRow("vector", preset, players, batch, steps / elapsed, games / elapsed, _peak_rss_mb())
+
+
+def bench_reference(preset: str, players: int, seconds: float) -> BenchRow:
+    from handfoot_env.reference import Game
+    from handfoot_env.reference.observe import observe
+
+    rules = Rules.preset(preset, num_players=players)
+    rng = np.random.default_rng(0)
+    game = Game(rules, 0)
+    steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        mask = game.legal_mask()
+        observe(game, game.current)
+        game.step(int(rng.choice(np.flatnonzero(mask))))
+        steps += 1
+        if game.is_over:
+            games += 1
+            game = Game(rules, games)
+    elapsed = time.perf_counter() - start
+    return BenchRow("reference", preset, players, 1, steps / elapsed, games / elapsed, _peak_rss_mb())
+
+
+def _run_row(args: tuple) -> dict:
+    engine, preset, players, batch, seconds = args
+    if engine == "reference":
+        return asdict(bench_reference(preset, players, seconds))
+    return asdict(bench_vector(preset, players, batch, seconds))
+
+
+def run_bench(
+    batches=DEFAULT_BATCHES, configs=DEFAULT_CONFIGS, seconds: float = 3.0, reference: bool = True
+) -> list[dict]:
+    """Every row (vector engine at each batch, reference engine at batch 1), each in its own process."""
+    jobs = []
+    for preset, players in configs:
+        jobs += [("vector", preset, players, b, seconds) for b in batches]
+        if reference:
+            jobs.append(("reference", preset, players, 1, seconds))
+    context = mp.get_context("spawn")
+    rows = []
+    for job in jobs:
+        with context.Pool(1) as pool:
+            rows.append(pool.apply(_run_row, (job,)))
+    return rows
+
+
+def machine_description() -> str:
+    import os
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return f"{cpu}, {cores} cores, Python {platform.python_version()}, numpy {np.__version__}"
+
+
+def format_table(rows: list[dict]) -> str:
+    lines = [
+        "| engine | preset | players | batch | steps/s | games/s | peak RSS (MB) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['engine']} | {r['preset']} | {r['num_players']} | {r['batch']} | "
+            f"{r['steps_per_sec']:,.0f} | {r['games_per_sec']:,.1f} | {r['peak_rss_mb']:,.0f} |"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,155 @@
+"""The vector engine's API: illegal actions, determinism, auto-reset, memory, hidden information."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from handfoot_env import actions as A
+from handfoot_env import observation as O
+from handfoot_env.errors import IllegalActionError
+from handfoot_env.reference import Game
+from handfoot_env.reference.observe import observe as reference_observe
+from handfoot_env.rules import Rules
+from handfoot_env.vector import VectorEngine
+
+
+def random_actions(masks, rng):
+    scores = rng.random(masks.shape)
+    scores[~masks] = -1
+    return scores.argmax(axis=1)
+
+
+def test_illegal_action_raises_and_changes_no_game():
+    engine = VectorEngine(Rules.preset("partnership"), batch_size=4, seed=0)
+    before = engine.states.copy()
+    masks = engine.legal_mask().copy()
+    actions = random_actions(masks, np.random.default_rng(0))
+    bad = int(np.flatnonzero(~masks[2])[0])
+    actions[2] = bad
+    with pytest.raises(IllegalActionError, match=f"illegal action {bad} .*game 2"):
+        engine.step(actions)
+    assert engine.states.tobytes() == before.tobytes()
+    with pytest.raises(IllegalActionError):
+        engine.step(np.full(4, A.NUM_ACTIONS))
+    with pytest.raises(ValueError, match="actions must be 4 integers"):
+        engine.step(np.zeros(3, dtype=np.int64))
+
+
+def test_bad_construction_is_a_clear_error():
+    with pytest.raises(ValueError, match="batch_size"):
+        VectorEngine(Rules.preset("classic"), batch_size=0)
+    with pytest.raises(ValueError, match="reward_mode"):
+        VectorEngine(Rules.preset("classic"), reward_mode="points")
+    with pytest.raises(ValueError, match="runs"):
+        VectorEngine(Rules.preset("house"))
+
+
+def test_same_seed_same_games_and_autoreset_is_deterministic():
+    def run():
+        engine = VectorEngine(Rules.preset("classic"), batch_size=32, seed=5)
+        rng = np.random.default_rng(1)
+        finals = []
+        for _ in range(2500):
+            _, dones = engine.step(random_actions(engine.legal_mask(), rng))
+            finals.extend(engine.final_totals[dones].tolist())
+        return engine.states.tobytes(), finals
+
+    a, b = run(), run()
+    assert a == b and len(a[1]) > 0
+
+
+def test_game_i_is_the_reference_game_seeded_seed_plus_i():
+    engine = VectorEngine(Rules.preset("classic", num_players=3), batch_size=5, seed=40)
+    for i in range(5):
+        game = Game(Rules.preset("classic", num_players=3), 40 + i)
+        assert np.array_equal(engine.observe()[i], reference_observe(game, game.current))
+
+
+def test_state_is_a_few_kib_per_game():
+    engine = VectorEngine(Rules.preset("partnership"), batch_size=10)
+    per_game = (engine.states.nbytes + engine.packs.nbytes) / 10
+    assert per_game < 6 * 1024
+
+
+def test_parallel_and_serial_kernels_agree():
+    rules = Rules.preset("partnership")
+    small = [VectorEngine(rules, batch_size=1, seed=s) for s in range(300)]
+    big = VectorEngine(rules, batch_size=300, seed=0)
+    rng = np.random.default_rng(2)
+    for _ in range(300):
+        masks = big.legal_mask()
+        assert all(np.array_equal(masks[i], small[i].legal_mask()[0]) for i in range(0, 300, 37))
+        actions = random_actions(masks, rng)
+        big.step(actions)
+        for i, engine in enumerate(small):
+            engine.step(actions[i:i + 1])
+    assert all(small[i].states.tobytes() == big.states[i:i + 1].tobytes() for i in range(300))
+
+
+def _hide_and_shuffle(game: Game, observer: int, rng) -> None:
+    """Replace every card the observer may not see (others' hands and feet, the stock order)
+    with other cards of the same counts-in-total, keeping every size."""
+    hidden = []
+    for i, seat in enumerate(game.seats):
+        if i == observer:
+            continue
+        hidden += [k for k in range(15) for _ in range(seat.hand[k])]
+        hidden += [k for k in range(15) for _ in range(seat.foot[k])]
+    hidden += game.stock
+    pool = [k for k in rng.permutation(hidden) if k != 3]  # red threes are never held
+    reds = [3] * (len(hidden) - len(pool))
+    for i, seat in enumerate(game.seats):
+        if i == observer:
+            continue
+        for part in ("hand", "foot"):
+            size = sum(getattr(seat, part))
+            cards, pool = pool[:size], pool[size:]
+            setattr(seat, part, [cards.count(k) for k in range(15)])
+    game.stock = [int(k) for k in rng.permutation(pool + reds)]
+
+
+@pytest.mark.parametrize("preset,players", [("classic", 2), ("classic", 4), ("partnership", 4)])
+def test_observation_hides_other_hands_feet_and_the_stock(preset, players):
+    rules = Rules.preset(preset, num_players=players)
+    rng = np.random.default_rng(0)
+    for seed in range(6):
+        game = Game(rules, seed)
+        for _ in range(int(rng.integers(20, 400))):
+            if game.is_over:
+                break
+            game.step(int(rng.choice(np.flatnonzero(game.legal_mask()))))
+        if game.is_over:
+            continue
+        for observer in range(players):
+            before = reference_observe(game, observer)
+            _hide_and_shuffle(game, observer, rng)
+            assert np.array_equal(before, reference_observe(game, observer))
+
+
+def test_vector_observation_hides_other_hands_and_the_stock():
+    engine = VectorEngine(Rules.preset("partnership"), batch_size=8, seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(150):
+        engine.step(random_actions(engine.legal_mask(), rng))
+    before = engine.observe().copy()
+    movers = engine.current_player.copy()
+    for b in range(8):
+        s = engine.states[b]
+        s["stock"][: s["stock_len"]] = rng.permutation(s["stock"][: s["stock_len"]])
+        for seat in range(4):
+            if seat != movers[b]:
+                total = int(s["hand"][seat].sum())
+                s["hand"][seat] = 0
+                s["hand"][seat][4] = total  # same size, different cards
+                total = int(s["foot"][seat].sum())
+                s["foot"][seat] = 0
+                s["foot"][seat][5] = total
+    assert np.array_equal(before, engine.observe())
+
+
+def test_observation_layout_is_documented():
+    doc = O.__doc__
+    for name, size in O.FIELDS:
+        assert f"| {name}" in doc
+    assert O.OBS_SIZE == sum(size for _, size in O.FIELDS) == 509

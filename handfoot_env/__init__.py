@@ -3,4 +3,13 @@
 from handfoot_env.rules import Rules
 
 __version__ = "0.1.0"
-__all__ = ["Rules", "__version__"]
+__all__ = ["Rules", "env", "raw_env", "__version__"]
+
+
+def __getattr__(name: str):
+    # The PettingZoo env is imported on first use so that the engines need no RL libraries.
+    if name in ("env", "raw_env"):
+        import importlib
+
+        return getattr(importlib.import_module("handfoot_env.aec"), name)
+    raise AttributeError(f"module 'handfoot_env' has no attribute {name!r}")

@@ -1,65 +1,170 @@
-"""A text table a person can read: scores, every side's table, the pile, and a player's hand."""
+"""A text table a person can read: scores, every side's table with book counters, the pile,
+stock and minimums, and one player's hand grouped by rank.
+
+Both engines render through one :class:`TableView`, built by ``view_of_game`` (reference)
+or ``view_of_vector`` (vector engine), so the env and the replay tool print the same table.
+"""
 
 from __future__ import annotations
 
-from handfoot_env.cards import KIND_NAMES, format_counts, natural_kind
-from handfoot_env.reference.game import Game
-from handfoot_env.reference.state import Group, count_books
+from dataclasses import dataclass, field
+
+from handfoot_env.cards import KIND_NAMES, NUM_KINDS, format_counts, natural_kind
+from handfoot_env.rules import Rules
 
 
-def format_group(group: Group) -> str:
-    name = KIND_NAMES[natural_kind(group.rank)]
-    cards = " ".join([name] * group.naturals + ["2"] * group.twos + ["Jk"] * group.jokers)
-    return f"[{cards}]"
+@dataclass
+class SideView:
+    opened: bool
+    minimum: int
+    red_threes: int
+    clean_books: int
+    dirty_books: int
+    unfinished: list[tuple[int, int, int, int]] = field(default_factory=list)  # rank, naturals, 2s, jokers
+    book_ranks: list[tuple[int, bool]] = field(default_factory=list)  # rank, clean
 
 
-def owner_label(game: Game, owner: int) -> str:
-    if game.rules.partnerships:
-        return f"team {owner} (seats {'+'.join(str(s) for s in game.rules.members_of(owner))})"
+@dataclass
+class TableView:
+    rules: Rules
+    deal_index: int
+    dealer: int
+    current: int
+    phase: str
+    stock_size: int
+    pile_size: int
+    pile_top: int | None
+    totals: list[int]
+    sides: list[SideView]
+    hand_sizes: list[int]
+    foot_sizes: list[int]  # 0 once picked up
+    on_foot: list[bool]
+    viewer: int
+    viewer_hand: list[int]
+    viewer_staged: list[int]
+
+
+def view_of_game(game, seat: int | None = None) -> TableView:
+    """The table of a reference game, as ``seat`` (default: the player to move) sees it."""
+    from handfoot_env.reference.state import count_books
+
+    rules = game.rules
+    seat = game.current if seat is None else seat
+    sides = []
+    for owner, side in enumerate(game.sides):
+        clean, dirty = count_books(side.groups, rules.book_size)
+        sides.append(
+            SideView(
+                side.opened, game.minimum(owner), side.red_threes, clean, dirty,
+                sorted((g.rank, g.naturals, g.twos, g.jokers) for g in side.groups if g.size < rules.book_size),
+                sorted((g.rank, g.is_clean) for g in side.groups if g.size >= rules.book_size),
+            )
+        )
+    staged = [0] * NUM_KINDS
+    for group in game.seats[seat].staged:
+        for kind, count in enumerate(group.counts()):
+            staged[kind] += count
+    return TableView(
+        rules, game.deal_index, game.dealer, game.current, game.phase, len(game.stock), len(game.pile),
+        game.pile[-1] if game.pile else None, list(game.totals), sides,
+        [s.hand_size + sum(g.size for g in s.staged) for s in game.seats],
+        [0 if s.on_foot else sum(s.foot) for s in game.seats],
+        [s.on_foot for s in game.seats], seat, list(game.seats[seat].hand), staged,
+    )
+
+
+def view_of_vector(engine, b: int = 0, seat: int | None = None) -> TableView:
+    """The table of game ``b`` of a vector engine, as ``seat`` (default: the mover) sees it."""
+    from handfoot_env.vector.engine import PHASE_NAMES
+
+    rules = engine.rules
+    s = engine.states[b]
+    seat = int(s["current"]) if seat is None else seat
+    sides = []
+    for owner in range(rules.num_owners):
+        unfinished = [
+            (r, int(s["groups"][owner, r, 0]), int(s["groups"][owner, r, 1]), int(s["groups"][owner, r, 2]))
+            for r in range(11) if s["groups"][owner, r].sum() > 0
+        ]
+        books = [(r, clean == 0) for r in range(11) for clean in range(2) for _ in range(int(s["book_ranks"][owner, r, clean]))]
+        sides.append(
+            SideView(
+                bool(s["opened"][owner]), rules.opening_minimum(int(s["deal"]), int(s["totals"][owner])),
+                int(s["table_cards"][owner, 3]), int(s["books"][owner, 0]), int(s["books"][owner, 1]),
+                unfinished, sorted(books),
+            )
+        )
+    n = rules.num_players
+    current = int(s["current"])
+    staged_count = int(s["staged_cards"].sum())
+    return TableView(
+        rules, int(s["deal"]), int(s["dealer"]), current, PHASE_NAMES[int(s["phase"])], int(s["stock_len"]),
+        int(s["pile_len"]), int(s["pile"][s["pile_len"] - 1]) if s["pile_len"] else None,
+        [int(t) for t in s["totals"][: rules.num_owners]], sides,
+        [int(s["hand"][p].sum()) + (staged_count if p == current else 0) for p in range(n)],
+        [0 if s["on_foot"][p] else int(s["foot"][p].sum()) for p in range(n)],
+        [bool(s["on_foot"][p]) for p in range(n)], seat, [int(x) for x in s["hand"][seat]],
+        [int(x) for x in s["staged_cards"]] if seat == current else [0] * NUM_KINDS,
+    )
+
+
+def format_group(rank: int, naturals: int, twos: int, jokers: int) -> str:
+    name = KIND_NAMES[natural_kind(rank)]
+    return "[" + " ".join([name] * naturals + ["2"] * twos + ["Jk"] * jokers) + "]"
+
+
+def owner_label(rules: Rules, owner: int) -> str:
+    if rules.partnerships:
+        return f"team {owner} (seats {'+'.join(str(s) for s in rules.members_of(owner))})"
     return f"player {owner}"
 
 
-def render_table(game: Game, seat: int | None = None) -> str:
-    """The table as text; ``seat`` shows that player's hand (None: the player to move)."""
-    rules = game.rules
-    seat = game.current if seat is None else seat
-    lines = []
-    if game.is_over:
-        lines.append(f"game over after {len(game.deal_results)} deals; totals {game.totals}")
-        return "\n".join(lines)
-    need_clean, need_dirty = game.books_needed()
-    lines.append(
-        f"deal {game.deal_index + 1}/{rules.num_deals}  dealer {game.dealer}  to move: seat {game.current} "
-        f"({game.phase})  stock {len(game.stock)}  totals {game.totals}  "
-        f"to go out: {need_clean} clean + {need_dirty} dirty"
-    )
-    top = KIND_NAMES[game.pile[-1]] if game.pile else "-"
-    lines.append(f"pile: {len(game.pile)} cards, top {top}")
-    for owner, side in enumerate(game.sides):
-        clean, dirty = count_books(side.groups, rules.book_size)
-        status = "opened" if side.opened else f"not opened (minimum {game.minimum(owner)})"
-        groups = " ".join(format_group(g) for g in side.groups) or "-"
+def render_view(view: TableView) -> str:
+    rules = view.rules
+    if view.phase == "game_over":
+        return f"game over; totals {view.totals}"
+    need_clean, need_dirty = rules.books_needed(view.deal_index)
+    top = KIND_NAMES[view.pile_top] if view.pile_top is not None else "-"
+    lines = [
+        f"deal {view.deal_index + 1}/{rules.num_deals}   dealer: seat {view.dealer}   "
+        f"to move: seat {view.current} ({view.phase})   totals {view.totals}",
+        f"stock {view.stock_size}   pile {view.pile_size} (top {top})   "
+        f"to go out: {need_clean} clean + {need_dirty} dirty books",
+    ]
+    for owner, side in enumerate(view.sides):
+        status = "opened" if side.opened else f"needs {side.minimum} to open"
+        books = " ".join(f"{KIND_NAMES[natural_kind(r)]}{'*' if clean else '~'}" for r, clean in side.book_ranks)
+        groups = " ".join(format_group(*g) for g in side.unfinished) or "-"
         lines.append(
-            f"  {owner_label(game, owner)}: {status}; books {clean} clean {dirty} dirty; "
-            f"red threes {side.red_threes}; {groups}"
+            f"  {owner_label(rules, owner)}: {status}; books {side.clean_books} clean / "
+            f"{side.dirty_books} dirty{(' (' + books + ')') if books else ''}; red threes {side.red_threes}"
         )
-    for i, s in enumerate(game.seats):
-        where = "foot" if s.on_foot else "hand"
-        foot = "played" if s.on_foot else f"{sum(s.foot)} cards"
-        lines.append(f"  seat {i}: {s.hand_size} cards in {where}; foot {foot}")
-    me = game.seats[seat]
-    lines.append(f"seat {seat} holds: {format_counts(me.hand) or '-'}")
-    if me.staged:
-        lines.append(f"seat {seat} staged: {' '.join(format_group(g) for g in me.staged)} ({me.staged_value} points)")
+        lines.append(f"      groups: {groups}")
+    seats = "  ".join(
+        f"seat {p}: {view.hand_sizes[p]} in {'foot' if view.on_foot[p] else 'hand'}"
+        + ("" if view.on_foot[p] else f" + foot {view.foot_sizes[p]}")
+        for p in range(rules.num_players)
+    )
+    lines.append(f"  {seats}")
+    lines.append(f"seat {view.viewer} holds: {format_counts(view.viewer_hand) or '-'}")
+    if any(view.viewer_staged):
+        lines.append(f"seat {view.viewer} staged: {format_counts(view.viewer_staged)}")
     return "\n".join(lines)
 
 
-def render_scores(game: Game) -> str:
-    """The running score sheet, a row per deal."""
-    owners = range(game.rules.num_owners)
-    header = "deal | " + " | ".join(owner_label(game, o) for o in owners)
+def render_table(game, seat: int | None = None) -> str:
+    """The table of a reference game as text."""
+    if game.is_over:
+        return f"game over after {len(game.deal_results)} deals; totals {game.totals}"
+    return render_view(view_of_game(game, seat))
+
+
+def render_scores(game) -> str:
+    """The running score sheet of a reference game, a row per deal."""
+    rules = game.rules
+    header = "deal | " + " | ".join(owner_label(rules, o) for o in range(rules.num_owners))
     rows = [header, "-" * len(header)]
-    running = [0] * game.rules.num_owners
+    running = [0] * rules.num_owners
     for d in game.deal_results:
         running = [r + s for r, s in zip(running, d.scores)]
         out = f"  (out: seat {d.went_out})" if d.went_out is not None else "  (stock ran out)"

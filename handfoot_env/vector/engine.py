@@ -58,6 +58,7 @@ class VectorEngine:
         self._check_kernel = step.check_kernel_parallel if parallel else step.check_kernel_serial
         self._apply_kernel = step.apply_kernel_parallel if parallel else step.apply_kernel_serial
         self._movers = np.full(self.batch_size, -1, dtype=np.int64)
+        self._all_active = np.ones(self.batch_size, dtype=np.bool_)
         self.final_totals = np.zeros((self.batch_size, rules.num_owners), dtype=np.int32)
         self._masks = np.zeros((self.batch_size, A.NUM_ACTIONS), dtype=bool)
         self._obs = np.zeros((self.batch_size, OBS_SIZE), dtype=np.float32)
@@ -112,32 +113,59 @@ class VectorEngine:
         return self.states["phase"] == OVER
 
     # ------------------------------------------------------------------ transitions
-    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def step(self, actions: np.ndarray, active: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Apply one action per game.  Returns (rewards ``[B, players]``, dones ``[B]``).
 
-        If any action is illegal, :class:`IllegalActionError` names the first such game,
-        action and reason, and no game is changed."""
+        ``active`` (bool ``[B]``) steps only those games; the others keep their state and
+        get zero rewards (their ``actions`` entries are ignored).  If any stepped action is
+        illegal, :class:`IllegalActionError` names the first such game, action and reason,
+        and no game is changed."""
         actions = np.asarray(actions)
         if actions.shape != (self.batch_size,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"actions must be {self.batch_size} integers, got shape {actions.shape} {actions.dtype}")
-        actions = actions.astype(np.int64, copy=False)
-        if ((actions < 0) | (actions >= A.NUM_ACTIONS)).any():
-            bad = int(np.flatnonzero((actions < 0) | (actions >= A.NUM_ACTIONS))[0])
+        if active is None:
+            active = self._all_active
+        else:
+            active = np.asarray(active, dtype=np.bool_)
+            if active.shape != (self.batch_size,):
+                raise ValueError(f"active must be {self.batch_size} booleans")
+        actions = np.where(active, actions, 0).astype(np.int64, copy=False)
+        out_of_range = (actions < 0) | (actions >= A.NUM_ACTIONS)
+        if out_of_range.any():
+            bad = int(np.flatnonzero(out_of_range)[0])
             raise IllegalActionError(int(actions[bad]), "out of range", f"game {bad}: actions are 0..{A.NUM_ACTIONS - 1}")
-        self._check_kernel(self.states, self.cfg, actions, self._errors)
+        self._check_kernel(self.states, self.cfg, actions, active, self._errors)
         if self._errors.any():
             bad = int(np.flatnonzero(self._errors)[0])
             action = int(actions[bad])
             raise IllegalActionError(action, A.describe(action), f"game {bad}: {REASONS[self._errors[bad]]}")
-        self._apply_kernel(self.states, self.packs, self.cfg, actions, self._rewards, self._dones)
+        self._apply_kernel(self.states, self.packs, self.cfg, actions, active, self._rewards, self._dones)
         if self._dones.any():
             done = np.flatnonzero(self._dones)
             self.final_totals[done] = self.totals[done]
             if self.auto_reset:
-                seeds = np.arange(self._next_seed, self._next_seed + len(done), dtype=np.int64)
-                self._next_seed += len(done)
-                self._start_games(done, seeds)
+                self.reset_games(done)
         return self._rewards, self._dones
+
+    def reset_games(self, index: np.ndarray) -> np.ndarray:
+        """Restart the games at ``index`` with the next unused seeds; returns those seeds."""
+        index = np.asarray(index, dtype=np.int64)
+        seeds = np.arange(self._next_seed, self._next_seed + len(index), dtype=np.int64)
+        self._next_seed += len(index)
+        self._start_games(index, seeds)
+        return seeds
+
+    def why_illegal(self, b: int, action: int) -> str | None:
+        """Why ``action`` is illegal in game ``b`` now (None if legal)."""
+        if not 0 <= int(action) < A.NUM_ACTIONS:
+            return f"action {action} is out of range [0, {A.NUM_ACTIONS})"
+        actions = np.zeros(self.batch_size, dtype=np.int64)
+        actions[b] = action
+        active = np.zeros(self.batch_size, dtype=np.bool_)
+        active[b] = True
+        self._check_kernel(self.states, self.cfg, actions, active, self._errors)
+        code = int(self._errors[b])
+        return None if code == 0 else REASONS[code]
 
     def phase_name(self, b: int) -> str:
         return PHASE_NAMES[int(self.states["phase"][b])]

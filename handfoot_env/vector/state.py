@@ -101,6 +101,8 @@ def state_dtype() -> np.dtype:
             # Each owner's table.
             ("groups", np.int8, (owners, NUM_NATURALS, 3)),  # unfinished group per rank
             ("books", np.int16, (owners, 2)),  # clean, dirty
+            ("book_ranks", np.int8, (owners, NUM_NATURALS, 2)),  # books per rank: clean, dirty
+            ("staged_book_ranks", np.int8, (NUM_NATURALS, 2)),
             ("table_cards", np.int16, (owners, NUM_KINDS)),  # every card on the table, red threes too
             ("opened", np.int8, (owners,)),
             ("totals", np.int32, (owners,)),

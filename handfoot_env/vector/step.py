@@ -71,6 +71,7 @@ def start_deal(s, cfg, packs):
     clear_staged(s)
     s.groups[:] = 0
     s.books[:] = 0
+    s.book_ranks[:] = 0
     s.table_cards[:] = 0
     s.opened[:] = 0
     s.pile_len = 0
@@ -184,6 +185,7 @@ def clear_staged(s):
     s.staged_cards[:] = 0
     s.staged_groups[:] = 0
     s.staged_books[:] = 0
+    s.staged_book_ranks[:] = 0
     s.staged_value = 0
 
 
@@ -197,10 +199,9 @@ def add_to_table(s, cfg, owner, rank, n, t, j):
     s.table_cards[owner, TWO] += t
     s.table_cards[owner, JOKER] += j
     if s.groups[owner, rank, 0] + s.groups[owner, rank, 1] + s.groups[owner, rank, 2] >= cfg[C_BOOK]:
-        if s.groups[owner, rank, 1] + s.groups[owner, rank, 2] == 0:
-            s.books[owner, 0] += 1
-        else:
-            s.books[owner, 1] += 1
+        dirty = 0 if s.groups[owner, rank, 1] + s.groups[owner, rank, 2] == 0 else 1
+        s.books[owner, dirty] += 1
+        s.book_ranks[owner, rank, dirty] += 1
         s.groups[owner, rank, :] = 0
 
 
@@ -214,10 +215,9 @@ def add_to_staged(s, cfg, rank, n, t, j):
     s.staged_cards[JOKER] += j
     s.staged_value += n * VALUES[rank + FIRST_NATURAL] + t * VALUES[TWO] + j * VALUES[JOKER]
     if s.staged_groups[rank, 0] + s.staged_groups[rank, 1] + s.staged_groups[rank, 2] >= cfg[C_BOOK]:
-        if s.staged_groups[rank, 1] + s.staged_groups[rank, 2] == 0:
-            s.staged_books[0] += 1
-        else:
-            s.staged_books[1] += 1
+        dirty = 0 if s.staged_groups[rank, 1] + s.staged_groups[rank, 2] == 0 else 1
+        s.staged_books[dirty] += 1
+        s.staged_book_ranks[rank, dirty] += 1
         s.staged_groups[rank, :] = 0
 
 
@@ -227,6 +227,8 @@ def open_side(s, owner):
     for r in range(NUM_NATURALS):
         for c in range(3):
             s.groups[owner, r, c] += s.staged_groups[r, c]
+        for c in range(2):
+            s.book_ranks[owner, r, c] += s.staged_book_ranks[r, c]
     s.books[owner, 0] += s.staged_books[0]
     s.books[owner, 1] += s.staged_books[1]
     for k in range(NUM_KINDS):
@@ -362,16 +364,16 @@ def reset_kernel(states, packs, cfg, index):
 
 
 @njit(cache=True, parallel=True)
-def check_kernel_parallel(states, cfg, actions, errors):
-    """Reason code (0 = legal) of each game's action, changing nothing."""
+def check_kernel_parallel(states, cfg, actions, active, errors):
+    """Reason code (0 = legal) of each active game's action, changing nothing."""
     for b in prange(states.shape[0]):
-        errors[b] = action_reason(states[b], cfg, actions[b])
+        errors[b] = action_reason(states[b], cfg, actions[b]) if active[b] else 0
 
 
 @njit(cache=True)
-def check_kernel_serial(states, cfg, actions, errors):
+def check_kernel_serial(states, cfg, actions, active, errors):
     for b in range(states.shape[0]):
-        errors[b] = action_reason(states[b], cfg, actions[b])
+        errors[b] = action_reason(states[b], cfg, actions[b]) if active[b] else 0
 
 
 @njit(cache=True)
@@ -382,13 +384,21 @@ def apply_game(s, cfg, packs, action, rewards):
 
 
 @njit(cache=True, parallel=True)
-def apply_kernel_parallel(states, packs, cfg, actions, rewards, dones):
-    """Apply each game's (checked, legal) action; rewards per seat, done when the game is over."""
+def apply_kernel_parallel(states, packs, cfg, actions, active, rewards, dones):
+    """Apply each active game's (checked, legal) action; rewards per seat, done when over."""
     for b in prange(states.shape[0]):
-        dones[b] = apply_game(states[b], cfg, packs[b], actions[b], rewards[b])
+        if active[b]:
+            dones[b] = apply_game(states[b], cfg, packs[b], actions[b], rewards[b])
+        else:
+            rewards[b, :] = 0.0
+            dones[b] = False
 
 
 @njit(cache=True)
-def apply_kernel_serial(states, packs, cfg, actions, rewards, dones):
+def apply_kernel_serial(states, packs, cfg, actions, active, rewards, dones):
     for b in range(states.shape[0]):
-        dones[b] = apply_game(states[b], cfg, packs[b], actions[b], rewards[b])
+        if active[b]:
+            dones[b] = apply_game(states[b], cfg, packs[b], actions[b], rewards[b])
+        else:
+            rewards[b, :] = 0.0
+            dones[b] = False

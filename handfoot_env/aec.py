@@ -1,0 +1,212 @@
+"""
+# Hand and Foot (PettingZoo AEC)
+
+| Import             | `from handfoot_env import env` (or `handfoot_env.raw_env`)          |
+|--------------------|---------------------------------------------------------------------|
+| Actions            | Discrete(173), masked                                               |
+| Parallel API       | No (turn-based: one agent acts at a time)                           |
+| Manual control     | `handfoot play` (terminal)                                          |
+| Agents             | `agents = ['player_0', 'player_1', ...]` (2-6; partnership: 4)      |
+| Action shape       | (1,)                                                                |
+| Action values      | 0 .. 172                                                            |
+| Observation shape  | {"observation": (509,) float32, "action_mask": (173,) int8}         |
+
+Hand and Foot is a Canasta-family card game: every player has a hand and a foot, builds
+groups of one rank, and scores big for seven-card books.  The rules are those of
+`shared/RULES.md`, presets `classic` (2-6 players, each alone) and `partnership` (4
+players in two teams, partners opposite).
+
+## Creation
+
+    from handfoot_env import env
+    e = env(preset="partnership", render_mode="ansi")   # or preset="classic", num_players=3
+    e.reset(seed=42)
+    for agent in e.agent_iter():
+        observation, reward, termination, truncation, info = e.last()
+        action = None if termination or truncation else e.action_space(agent).sample(observation["action_mask"])
+        e.step(action)
+
+Keywords: `preset` ("classic" | "partnership"), `num_players`, `rules` (a `Rules`, which
+overrides both), `render_mode` ("ansi" | "human" | None), `reward_mode` ("deal" | "game").
+
+## Turns
+
+The same agent keeps acting until its discard ends its turn: one draw action (draw two,
+or take the pile), any group actions, then a discard.  `agent_selection` is always the
+player to move.  The env runs on the vector engine with a batch of one, so the env and
+the engines cannot disagree.
+
+## Action space
+
+The layout of `handfoot_env/actions.py` (`handfoot actions` prints it):
+
+| index | count | action |
+|---|---|---|
+| 0 | 1 | draw two from the stock |
+| 1 | 1 | take the discard pile |
+| 2-34 | 33 | start a group: rank r x composition c (3 naturals / 2 + a 2 / 2 + a joker), 2 + 3r + c |
+| 35-45 | 11 | add a natural to the group of rank r |
+| 46-56 | 11 | add a 2 to the group of rank r |
+| 57-67 | 11 | add a joker to the group of rank r |
+| 68-82 | 15 | discard a card of kind k (joker, 2, black 3, red 3, 4 .. A) |
+| 83-172 | 90 | reserved for the house preset (always masked here) |
+
+An illegal action raises `IllegalActionError` naming the action and the reason; the state
+is left untouched.  The mask of an agent that is not to move is all zeros.
+
+## Observation space
+
+`observation` is the seat-relative vector of `handfoot_env/observation.py`: my hand and
+staged cards; per seat (me first, then in turn order; partner marked) the cards in hand
+and in the unplayed foot; per side (mine first) opened, red threes, books, melded
+points, total, minimum and the unfinished group of every rank; the pile's size, top,
+contents and the cards a take would bring; phase, deal, stock size, minimum and the
+books needed.  Nothing hidden: no other hand, no foot's cards, no stock order.
+
+## Rewards
+
+`reward_mode="deal"` (default): at the end of each deal every agent receives its side's
+deal score minus the mean deal score of the other sides, divided by 1000.
+`reward_mode="game"`: at the end of the game +1 for the side with the highest total,
+-1 for the others, 0 for everyone on a tie.  `infos[agent]` holds `team`, `scores`
+(running totals per side), `deal` (1-based) and `legal_moves`.
+
+## Version history
+
+* v0: first release (classic, partnership).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from handfoot_env import actions as A
+from handfoot_env.observation import OBS_SIZE
+from handfoot_env.render import render_view, view_of_vector
+from handfoot_env.rules import Rules
+from handfoot_env.vector import VectorEngine
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC env with PettingZoo's standard checks (action bounds, call order)."""
+    environment = raw_env(**kwargs)
+    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    environment = wrappers.OrderEnforcingWrapper(environment)
+    return environment
+
+
+class raw_env(AECEnv):
+    metadata = {"render_modes": ["ansi", "human"], "name": "handfoot_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        preset: str = "classic",
+        num_players: int | None = None,
+        rules: Rules | None = None,
+        render_mode: str | None = None,
+        reward_mode: str = "deal",
+    ):
+        super().__init__()
+        if rules is None:
+            overrides = {} if num_players is None else {"num_players": num_players}
+            rules = Rules.preset(preset, **overrides)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self.rules = rules
+        self.render_mode = render_mode
+        self.engine = VectorEngine(rules, batch_size=1, seed=0, auto_reset=False, reward_mode=reward_mode)
+        self.possible_agents = [f"player_{i}" for i in range(rules.num_players)]
+        self.agents = self.possible_agents[:]
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self.action_spaces = {a: spaces.Discrete(A.NUM_ACTIONS) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(OBS_SIZE,), dtype=np.float32),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(A.NUM_ACTIONS,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self._seed_rng = np.random.default_rng()
+        self._mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ AEC API
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        game_seed = int(self._seed_rng.integers(0, 2**62)) if seed is None else int(seed)
+        self.engine.reset(game_seed)
+        self.seed_used = game_seed
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self._refresh()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        observation = self.engine.observe(np.array([seat]))[0].copy()
+        mask = self._mask.copy() if agent == self.agent_selection and not self.terminations[agent] else np.zeros(
+            A.NUM_ACTIONS, dtype=np.int8
+        )
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        rewards, dones = self.engine.step(np.array([action], dtype=np.int64))
+        for seat, name in enumerate(self.possible_agents):
+            self.rewards[name] = float(rewards[0, seat])
+        if dones[0]:
+            self.terminations = {a: True for a in self.agents}
+        self._refresh()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _refresh(self) -> None:
+        """Mover, mask and infos from the engine's state."""
+        state = self.engine.states[0]
+        self.agent_selection = self.possible_agents[int(state["current"])]
+        self._mask[:] = self.engine.legal_mask()[0]
+        totals = [int(t) for t in self.engine.totals[0]]
+        legal = np.flatnonzero(self._mask).tolist()
+        self.infos = {
+            a: {
+                "team": self.rules.owner_of(self._seat[a]),
+                "scores": totals,
+                "deal": int(state["deal"]) + 1,
+                "legal_moves": legal if a == self.agent_selection else [],
+            }
+            for a in self.agents
+        }
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi' or 'human'")
+            return None
+        text = render_view(view_of_vector(self.engine, 0))
+        if self.render_mode == "ansi":
+            return text
+        print(text + "\n")
+        return None
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,136 @@
+"""A single-agent Gymnasium env: the learner's side against given opponent agents.
+
+    from handfoot_env.gym_env import HandFootGymEnv
+    env = HandFootGymEnv(preset="partnership", opponent="greedy")
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(env.action_masks().argmax())
+
+In ``partnership`` the learner plays both partners.  ``action_masks()`` gives the legal
+actions, as sb3-contrib's MaskablePPO expects.  An illegal action raises
+``IllegalActionError`` (state untouched); with ``illegal_action="skip"`` it is refused
+instead: state untouched, reward 0, ``info["illegal_action"]`` says why.  (Gymnasium's
+``check_env`` steps an action sampled *before* a reset, which no masked env can honour;
+it passes with ``"skip"``.)  Observations, actions and rewards are
+those of the AEC env (see ``handfoot_env.aec``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from handfoot_env import actions as A
+from handfoot_env.observation import OBS_SIZE
+from handfoot_env.render import render_view, view_of_vector
+from handfoot_env.rules import Rules
+from handfoot_env.seated import SeatedGames
+
+
+class LegalDiscrete(spaces.Discrete):
+    """``Discrete(173)`` whose ``sample()`` without a mask draws among the env's legal actions.
+
+    Tools such as Gymnasium's and SB3's ``check_env`` step an env with ``sample()``; this
+    keeps those steps legal, while an illegal action sent by hand still raises."""
+
+    def __init__(self, n: int, legal_mask_fn=None):
+        super().__init__(n)
+        self._legal_mask_fn = legal_mask_fn
+
+    def sample(self, mask=None, probability=None):
+        if mask is None and probability is None and self._legal_mask_fn is not None:
+            legal = self._legal_mask_fn()
+            if legal.any():
+                mask = legal.astype(np.int8)
+        return super().sample(mask=mask, probability=probability)
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_legal_mask_fn"] = None  # never pickle the env with the space
+        return state
+
+
+def resolve_agents(opponent: Any, seed: int = 0) -> list:
+    """Opponent agents from a name, an agent, or a list of either."""
+    from agents import make_agent
+
+    items = opponent if isinstance(opponent, (list, tuple)) else [opponent]
+    return [make_agent(item, seed=seed + i) if isinstance(item, str) else item for i, item in enumerate(items)]
+
+
+class HandFootGymEnv(gym.Env):
+    metadata = {"render_modes": ["ansi", "human"]}
+
+    def __init__(
+        self,
+        preset: str = "partnership",
+        num_players: int | None = None,
+        rules: Rules | None = None,
+        opponent: Any = "random",
+        learner_side: int | None = None,
+        reward_mode: str = "deal",
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+    ):
+        if illegal_action not in ("raise", "skip"):
+            raise ValueError(f"illegal_action must be 'raise' or 'skip', got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        if rules is None:
+            rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+        self.rules = rules
+        self.render_mode = render_mode
+        self._opponents = resolve_agents(opponent)
+        self._learner_side = learner_side
+        self._reward_mode = reward_mode
+        self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(OBS_SIZE,), dtype=np.float32)
+        self.action_space = LegalDiscrete(A.NUM_ACTIONS, self.action_masks)
+        self.games = SeatedGames(rules, 1, self._opponents, seed=0, reward_mode=reward_mode,
+                                 auto_reset=False, learner_side=learner_side)
+        self._seed_rng = np.random.default_rng()
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        game_seed = int(self._seed_rng.integers(0, 2**62))
+        obs = self.games.reset(game_seed)[0]
+        return obs, self._info()
+
+    def step(self, action):
+        if self.games.engine.is_over[0]:
+            raise RuntimeError("the game is over: call reset() before step()")
+        if self.illegal_action == "skip":
+            reason = self.games.engine.why_illegal(0, int(action))
+            if reason is not None:
+                return self.games.observe()[0], 0.0, False, False, dict(self._info(), illegal_action=reason)
+        obs, rewards, dones, ends = self.games.step(np.array([int(action)]))
+        info = self._info()
+        if dones[0]:
+            info["final_totals"] = ends[0]["final_totals"]
+        if self.render_mode == "human":
+            print(self.render_text())
+        return obs[0], float(rewards[0]), bool(dones[0]), False, info
+
+    def action_masks(self) -> np.ndarray:
+        return self.games.action_masks()[0]
+
+    def _info(self) -> dict:
+        return {
+            "scores": [int(t) for t in self.games.engine.totals[0]],
+            "learner_side": int(self.games.learner_side[0]),
+            "deal": int(self.games.engine.states["deal"][0]) + 1,
+        }
+
+    def render_text(self) -> str:
+        return render_view(view_of_vector(self.games.engine, 0, int(self.games.learner_side[0])))
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return self.render_text()
+        if self.render_mode == "human":
+            print(self.render_text())
+        return None

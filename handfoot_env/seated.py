@@ -1,0 +1,128 @@
+"""The learner's side against opponent agents, over the vector engine (shared by the Gymnasium
+env and the SB3 VecEnv).
+
+In each of B games one side is the learner's (one seat in ``classic``, both partners in
+``partnership``); every other seat is played by an opponent agent.  After the learner's
+action, opponents move — batched across games, one agent call per opponent per round —
+until the learner is to move again (or the game is over).  Rewards are the learner's
+seat's only, including what it earns while the opponents move (a deal can end on their
+turn).  The learner's side alternates between games (chosen from the game's seed) so the
+policy learns from every seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from handfoot_env.rules import Rules
+from handfoot_env.vector import VectorEngine
+
+
+class SeatedGames:
+    """B games in which the learner plays one side and ``opponents`` play the rest."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        batch_size: int,
+        opponents: Sequence,
+        seed: int = 0,
+        reward_mode: str = "deal",
+        auto_reset: bool = True,
+        learner_side: int | None = None,
+    ):
+        if not opponents:
+            raise ValueError("at least one opponent agent is needed")
+        self.rules = rules
+        self.batch_size = batch_size
+        self.opponents = list(opponents)
+        self.auto_reset = auto_reset
+        self.fixed_side = learner_side
+        if learner_side is not None and not 0 <= learner_side < rules.num_owners:
+            raise ValueError(f"learner_side must be a side from 0 to {rules.num_owners - 1}, got {learner_side}")
+        self.engine = VectorEngine(rules, batch_size=batch_size, seed=seed, auto_reset=False, reward_mode=reward_mode)
+        self.learner_side = np.zeros(batch_size, dtype=np.int64)
+        self.opponent_index = np.arange(batch_size) % len(self.opponents)
+        self._carry = np.zeros(batch_size, dtype=np.float64)
+        self._rows = np.arange(batch_size)
+        self._assign_sides(self._rows)
+        self._play_opponents(np.zeros(batch_size), np.zeros(batch_size, dtype=bool), {})
+
+    # ------------------------------------------------------------------ helpers
+    def _owner_of(self, seats: np.ndarray) -> np.ndarray:
+        return seats % self.rules.num_owners if self.rules.partnerships else seats
+
+    def _assign_sides(self, rows: np.ndarray) -> None:
+        seeds = self.engine.states["seed"][rows]
+        self.learner_side[rows] = seeds % self.rules.num_owners if self.fixed_side is None else self.fixed_side
+
+    def reset(self, seed: int | None = None) -> np.ndarray:
+        self.engine.reset(seed)
+        self._carry[:] = 0
+        self._assign_sides(self._rows)
+        self._play_opponents(np.zeros(self.batch_size), np.zeros(self.batch_size, dtype=bool), {})
+        return self.observe()
+
+    def observe(self) -> np.ndarray:
+        """The learner's view in each game (a copy)."""
+        return self.engine.observe(self.learner_side).copy()
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner, who is to move in every game that is not over."""
+        return self.engine.legal_mask().copy()
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, dict]]:
+        """The learner's actions, then the opponents' until the learner moves again.
+
+        Returns (observations, rewards ``[B]``, dones ``[B]``, ends) where ``ends[b]`` holds
+        ``terminal_observation`` and ``final_totals`` for each game that ended."""
+        rewards = self._carry.copy()
+        self._carry[:] = 0
+        dones = np.zeros(self.batch_size, dtype=bool)
+        ends: dict[int, dict] = {}
+        active = ~self.engine.is_over
+        seat_rewards, finished = self.engine.step(np.asarray(actions, dtype=np.int64), active=active)
+        rewards += seat_rewards[self._rows, self.learner_side]
+        self._finish(finished, dones, ends)
+        self._play_opponents(rewards, dones, ends)
+        return self.observe(), rewards.astype(np.float32), dones, ends
+
+    def _finish(self, finished: np.ndarray, dones: np.ndarray, ends: dict[int, dict]) -> None:
+        """Record the games that just ended; restart them when auto-resetting."""
+        rows = np.flatnonzero(finished)
+        if len(rows) == 0:
+            return
+        terminal = self.engine.observe(self.learner_side)[rows].copy()
+        for i, b in enumerate(rows):
+            ends[int(b)] = {
+                "terminal_observation": terminal[i],
+                "final_totals": self.engine.final_totals[b].tolist(),
+                "learner_side": int(self.learner_side[b]),
+            }
+        dones[rows] = True
+        if self.auto_reset:
+            self.engine.reset_games(rows)
+            self._assign_sides(rows)
+
+    def _play_opponents(self, rewards: np.ndarray, dones: np.ndarray, ends: dict[int, dict]) -> None:
+        while True:
+            movers = self.engine.current_player.astype(np.int64)
+            to_play = (self._owner_of(movers) != self.learner_side) & ~self.engine.is_over
+            if not to_play.any():
+                return
+            masks = self.engine.legal_mask()
+            observations = self.engine.observe()
+            actions = np.zeros(self.batch_size, dtype=np.int64)
+            for k, agent in enumerate(self.opponents):
+                rows = np.flatnonzero(to_play & (self.opponent_index == k))
+                if len(rows):
+                    actions[rows] = agent.act(observations[rows], masks[rows])
+            seat_rewards, finished = self.engine.step(actions, active=to_play)
+            earned = seat_rewards[self._rows, self.learner_side]
+            # Rewards of a game that already ended this step belong to the next episode.
+            rewards += np.where(dones, 0.0, earned)
+            self._carry += np.where(dones, earned, 0.0)
+            self._finish(finished & ~dones, dones, ends)

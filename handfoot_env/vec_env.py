@@ -1,0 +1,97 @@
+"""An SB3 ``VecEnv`` running B games on the vector engine, the opponents' moves batched.
+
+    from handfoot_env.vec_env import HandFootVecEnv
+    from sb3_contrib import MaskablePPO
+    venv = HandFootVecEnv(num_envs=256, preset="partnership", opponent="greedy")
+    MaskablePPO("MlpPolicy", venv).learn(100_000)
+
+Each game is one SB3 "environment".  Rewards are credited to the learner's seat only, the
+learner is to move in every game whenever SB3 sees it (so its mask is never all zero),
+and a finished game restarts at once with ``terminal_observation`` in its info, as SB3
+expects.  ``env_method("action_masks")`` returns one mask per game for MaskablePPO.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env import VecEnv
+
+from handfoot_env import actions as A
+from handfoot_env.gym_env import resolve_agents
+from handfoot_env.observation import OBS_SIZE
+from handfoot_env.rules import Rules
+from handfoot_env.seated import SeatedGames
+
+
+class HandFootVecEnv(VecEnv):
+    def __init__(
+        self,
+        num_envs: int = 64,
+        preset: str = "partnership",
+        num_players: int | None = None,
+        rules: Rules | None = None,
+        opponent: Any = "random",
+        seed: int = 0,
+        reward_mode: str = "deal",
+    ):
+        if rules is None:
+            rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
+        self.rules = rules
+        self.render_mode = None
+        self.games = SeatedGames(rules, num_envs, resolve_agents(opponent, seed), seed=seed, reward_mode=reward_mode)
+        self._actions = np.zeros(num_envs, dtype=np.int64)
+        super().__init__(
+            num_envs,
+            spaces.Box(low=-np.inf, high=np.inf, shape=(OBS_SIZE,), dtype=np.float32),
+            spaces.Discrete(A.NUM_ACTIONS),
+        )
+
+    def reset(self) -> np.ndarray:
+        seed = self._seeds[0]
+        self._reset_seeds()
+        return self.games.reset(seed if seed is not None else None)
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+
+    def step_wait(self):
+        obs, rewards, dones, ends = self.games.step(self._actions)
+        totals = self.games.engine.totals
+        infos: list[dict] = []
+        for b in range(self.num_envs):
+            info: dict[str, Any] = {"scores": totals[b].tolist(), "learner_side": int(self.games.learner_side[b])}
+            if b in ends:
+                info.update(ends[b])
+                info["TimeLimit.truncated"] = False
+            infos.append(info)
+        return obs, rewards, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        return self.games.action_masks()
+
+    # ------------------------------------------------------------------ VecEnv plumbing
+    def close(self) -> None:
+        pass
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        if attr_name == "render_mode":
+            return [None] * len(list(self._get_indices(indices)))
+        value = getattr(self, attr_name)  # AttributeError for unknown names, as SB3 expects
+        return [value] * len(list(self._get_indices(indices)))
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
+        rows = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[b] for b in rows]
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result] * len(rows)
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+        return [False] * len(list(self._get_indices(indices)))

@@ -1,0 +1,113 @@
+"""The PettingZoo AEC env passes PettingZoo's own conformance tests, for every preset and table size."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+import handfoot_env
+from handfoot_env.errors import IllegalActionError
+
+TABLES = [("classic", n) for n in range(2, 7)] + [("partnership", 4)]
+
+
+@pytest.mark.parametrize("preset,players", TABLES)
+def test_api_test(preset, players):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # masks of idle agents are all zero, by design
+        api_test(handfoot_env.env(preset=preset, num_players=players), num_cycles=1000)
+
+
+@pytest.mark.parametrize("preset,players", TABLES)
+def test_seed_test(preset, players):
+    seed_test(lambda: handfoot_env.env(preset=preset, num_players=players), num_cycles=300)
+
+
+@pytest.mark.parametrize("preset", ["classic", "partnership"])
+def test_render_test(preset):
+    render_test(lambda render_mode=None: handfoot_env.env(preset=preset, render_mode=render_mode))
+
+
+def test_render_shows_hand_tables_pile_and_scores():
+    env = handfoot_env.env(preset="partnership", render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert "holds:" in text and "team 0" in text and "pile" in text and "totals" in text
+
+
+def play_out(env, seed):
+    env.reset(seed=seed)
+    returns = {agent: 0.0 for agent in env.agents}
+    rng = np.random.default_rng(seed)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        returns[agent] += reward
+        if termination or truncation:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(rng.choice(legal)))
+    return returns, info
+
+
+@pytest.mark.parametrize("preset,players", [("classic", 3), ("partnership", 4)])
+def test_each_agent_receives_its_own_sides_score_difference(preset, players):
+    env = handfoot_env.env(preset=preset, num_players=players)
+    returns, info = play_out(env, seed=5)
+    totals = info["scores"]
+    rules = env.unwrapped.rules
+    for agent, total in returns.items():
+        side = rules.owner_of(int(agent.split("_")[1]))
+        others = (sum(totals) - totals[side]) / (rules.num_owners - 1)
+        assert total == pytest.approx((totals[side] - others) / 1000, abs=1e-4)
+
+
+def test_game_result_rewards():
+    env = handfoot_env.env(preset="partnership", reward_mode="game")
+    returns, info = play_out(env, seed=2)
+    totals = info["scores"]
+    winner = int(np.argmax(totals))
+    for agent, total in returns.items():
+        side = int(agent.split("_")[1]) % 2
+        assert total == (0.0 if totals[0] == totals[1] else (1.0 if side == winner else -1.0))
+
+
+def test_same_agent_acts_until_its_discard():
+    env = handfoot_env.env(preset="classic")
+    env.reset(seed=3)
+    first = env.agent_selection
+    env.step(0)  # draw: the turn goes on
+    assert env.agent_selection == first
+    observation, *_ = env.last()
+    discard = [a for a in np.flatnonzero(observation["action_mask"]) if 68 <= a <= 82][0]
+    env.step(int(discard))
+    assert env.agent_selection != first
+
+
+def test_illegal_action_is_a_clear_error_and_changes_nothing():
+    env = handfoot_env.env(preset="classic")
+    env.reset(seed=3)
+    before = env.unwrapped.engine.states.tobytes()
+    with pytest.raises(IllegalActionError, match="illegal action 70 .*before discarding"):
+        env.step(70)
+    assert env.unwrapped.engine.states.tobytes() == before
+
+
+def test_infos_and_spaces():
+    env = handfoot_env.env(preset="partnership")
+    env.reset(seed=0)
+    info = env.infos["player_1"]
+    assert info["team"] == 1 and info["deal"] == 1 and info["scores"] == [0, 0]
+    obs = env.observe("player_0")
+    assert obs["observation"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
+    assert env.observation_space("player_0")["observation"].contains(obs["observation"])
+
+
+def test_bad_keywords_are_clear_errors():
+    with pytest.raises(ValueError, match="unknown preset"):
+        handfoot_env.env(preset="bridge")
+    with pytest.raises(ValueError, match="render_mode"):
+        handfoot_env.env(render_mode="rgb_array")

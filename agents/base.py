@@ -22,14 +22,27 @@ class Agent(Protocol):
 
 
 def make_agent(name: str, seed: int = 0) -> Agent:
-    """Build a scripted agent by name (``random`` or ``greedy``)."""
+    """Build an agent by name: ``random``, ``greedy``, ``heuristic``, or ``ppo`` (the shipped
+    trained model) / ``ppo:PATH`` (a saved MaskablePPO model)."""
     from agents.greedy import GreedyAgent
+    from agents.heuristic import HeuristicAgent
     from agents.random import RandomAgent
 
-    factories = {"random": lambda: RandomAgent(seed), "greedy": lambda: GreedyAgent()}
+    if name == "ppo" or name.startswith("ppo:"):
+        from agents.ppo import PPOAgent
+
+        return PPOAgent.load(None if name == "ppo" else name[4:])
+    factories = {"random": lambda: RandomAgent(seed), "greedy": GreedyAgent, "heuristic": HeuristicAgent}
     if name not in factories:
-        raise ValueError(f"unknown agent {name!r}: choose one of {', '.join(sorted(factories))}")
+        raise ValueError(f"unknown agent {name!r}: choose one of {', '.join(AGENT_NAMES)} or ppo:PATH")
     return factories[name]()
 
 
-AGENT_NAMES = ("random", "greedy")
+AGENT_NAMES = ("random", "greedy", "heuristic", "ppo")
+
+
+def act_one(agent: Agent, observation: dict) -> int:
+    """Seat-level convenience for the AEC env: one ``{"observation", "action_mask"}`` in, one action out."""
+    obs = np.asarray(observation["observation"], dtype=np.float32)[None, :]
+    mask = np.asarray(observation["action_mask"]).astype(bool)[None, :]
+    return int(agent.act(obs, mask)[0])

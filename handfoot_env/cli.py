@@ -189,6 +189,40 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    """A duplicate-deal match between two lineups, or a round robin over several agents."""
+    from agents import make_agent
+    from train.evaluate import crosstable_markdown, play_match, ratings_chart, round_robin
+
+    rules = _rules_from_args(args)
+    if args.round_robin:
+        names = args.round_robin.split(",")
+        table = round_robin(rules, {n: make_agent(n, seed=args.seed) for n in names}, args.pairs, seed=args.seed,
+                            progress=not args.no_progress)
+        if args.json:
+            print(json.dumps(table, indent=2))
+        else:
+            print(crosstable_markdown(table))
+        if args.chart:
+            ratings_chart(table, args.chart)
+            print(f"chart saved to {args.chart}", file=sys.stderr)
+        return 0
+    team, vs = make_agent(args.team, seed=args.seed), make_agent(args.vs, seed=args.seed + 1)
+    result = play_match(rules, team, vs, args.pairs, seed=args.seed, progress=not args.no_progress)
+    result.team, result.vs = args.team, args.vs
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return 0
+    print(f"{args.team} vs {args.vs}: {rules.preset_name}, {rules.num_players} players, "
+          f"{args.pairs} duplicate sets ({result.games} games)")
+    print(f"  win / draw / loss   {result.wins} / {result.draws} / {result.losses}")
+    print(f"  win rate            {result.win_rate:.1%}  (95% CI {result.ci95[0]:.1%} - {result.ci95[1]:.1%})")
+    print(f"  score difference    {result.score_diff:+.0f}  (95% CI {result.score_diff_ci95[0]:+.0f} - "
+          f"{result.score_diff_ci95[1]:+.0f})")
+    print(f"  mean game length    {result.mean_actions:.0f} actions;  {result.steps_per_sec:,.0f} steps/s")
+    return 0
+
+
 def cmd_actions(args: argparse.Namespace) -> int:
     print(f"| index | count | action |\n|---|---|---|")
     for index, count, text in A.layout_table():
@@ -244,6 +278,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=3.0, help="timed seconds per row")
     p.add_argument("--no-reference", action="store_true", help="skip the reference engine rows")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("eval", help="duplicate-deal match between lineups (or a round robin), with intervals")
+    add_rules_args(p)
+    p.add_argument("--team", default="heuristic", help="agent of the first lineup")
+    p.add_argument("--vs", default="greedy", help="agent of the other side(s)")
+    p.add_argument("--pairs", type=int, default=200,
+                   help="duplicate sets: each shuffled deal played once per side (a pair of games when two sides)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--round-robin", help="comma-separated agents: every pair plays; Elo table and crosstable")
+    p.add_argument("--chart", help="with --round-robin: save a PNG chart of the ratings here")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
+    p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("actions", help="print the action layout table")
     p.set_defaults(func=cmd_actions)

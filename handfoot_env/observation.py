@@ -84,3 +84,94 @@ def relative_seats(observer: int, num_players: int) -> list[int]:
 
 def relative_owners(observer_owner: int, num_owners: int) -> list[int]:
     return [(observer_owner + i) % num_owners for i in range(num_owners)]
+
+
+class ObservationView:
+    """Named, read-only access to one observation vector (for scripted agents and tools)."""
+
+    def __init__(self, obs):
+        self.obs = obs
+
+    @property
+    def hand(self):
+        """My hand, count per kind."""
+        return self.obs[HAND:HAND + 15]
+
+    @property
+    def staged(self):
+        return self.obs[STAGED:STAGED + 15]
+
+    @property
+    def staged_value(self) -> float:
+        return float(self.obs[STAGED_VALUE]) * 100
+
+    @property
+    def on_foot(self) -> bool:
+        return bool(self.obs[ON_FOOT])
+
+    def seat(self, slot: int):
+        """(present, partner, cards in hand, cards in unplayed foot, on foot) of seat slot ``slot``."""
+        base = SEATS + slot * SEAT_FIELDS
+        return self.obs[base:base + SEAT_FIELDS]
+
+    def side(self, slot: int):
+        """Header of owner slot ``slot``: present, opened, red threes, clean books, dirty books,
+        melded points / 100, total / 1000, minimum / 100."""
+        base = OWNERS + slot * OWNER_FIELDS
+        return self.obs[base:base + OWNER_HEADER]
+
+    def groups(self, slot: int):
+        """Unfinished groups of owner slot ``slot``: [11 ranks, (naturals, 2s, jokers)]."""
+        base = OWNERS + slot * OWNER_FIELDS + OWNER_HEADER
+        return self.obs[base:base + GROUP_FIELDS].reshape(11, 3)
+
+    @property
+    def pile_size(self) -> int:
+        return int(self.obs[PILE_SIZE])
+
+    @property
+    def pile_top(self) -> int | None:
+        top = self.obs[PILE_TOP:PILE_TOP + 15]
+        return int(top.argmax()) if top.any() else None
+
+    @property
+    def pile_take_window(self):
+        return self.obs[PILE_TAKE_WINDOW:PILE_TAKE_WINDOW + 15]
+
+    @property
+    def phase(self) -> str:
+        if self.obs[GAME]:
+            return "draw"
+        return "play" if self.obs[GAME + 1] else "game_over"
+
+    @property
+    def stock_size(self) -> int:
+        return int(self.obs[GAME + 4])
+
+    @property
+    def minimum(self) -> float:
+        return float(self.obs[GAME + 5]) * 100
+
+    @property
+    def books_needed(self) -> tuple[int, int]:
+        return int(self.obs[GAME + 6]), int(self.obs[GAME + 7])
+
+    @property
+    def partnership(self) -> bool:
+        return bool(self.obs[GAME + 8])
+
+    @property
+    def num_players(self) -> int:
+        return int(self.obs[GAME + 9])
+
+    @property
+    def opened(self) -> bool:
+        return bool(self.obs[GAME + 10])
+
+    @property
+    def num_owners(self) -> int:
+        return self.num_players // 2 if self.partnership else self.num_players
+
+    def next_side_slot(self) -> int:
+        """Owner slot of the next player to move after me."""
+        return 1  # the next seat is always the first other side, in both presets

@@ -1,0 +1,223 @@
+"""The heuristic baseline: a player built from the source documents' advice.
+
+It reads only its own observation and the legal mask.  Its habits, each from seed 000's
+"Three things beginners get wrong" or seed 001's "Tips":
+
+* open as soon as the cards allow, staging just enough groups (cheapest plan first);
+* take the pile whenever it may (in ``partnership`` staging first, if that opens);
+* keep groups clean until its side has the clean books it needs, and finish dirty books
+  late with wilds (never a wild on a clean group of six while clean books are missing);
+* keep natural pairs in the discard choice, which are tickets to the discard pile (but
+  put a pair down with a spare wild: more groups become more books);
+* throw black threes when the pile is worth taking; never feed the next player's groups;
+* never throw a wild away; late in the deal, dump wilds onto groups rather than hold them;
+* go out when that wins the deal, otherwise keep two cards and keep building.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from handfoot_env import actions as A
+from handfoot_env.cards import BLACK_THREE, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_NATURALS, TWO
+from handfoot_env.observation import ObservationView
+
+VALUES = np.asarray(KIND_VALUES, dtype=np.float64)
+# Discard scores, tuned by duplicate matches against `greedy` (see README): keeping pairs
+# pays; steering clear of the next player's groups pays only as a tie-breaker, since a
+# rank already on their table is rarely one they still hold a pair of.
+PAIR_BONUS = 40
+FEED_PENALTY = 3
+LATE_STOCK = 4  # "late in the deal": fewer than this many stock cards per player
+
+
+class HeuristicAgent:
+    name = "heuristic"
+
+    def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        masks = np.asarray(masks, dtype=bool)
+        return np.array([self.choose(observations[b], masks[b]) for b in range(len(masks))], dtype=np.int64)
+
+    # ------------------------------------------------------------------ one decision
+    def choose(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        view = ObservationView(obs)
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        if view.phase == "draw":
+            return self._draw(view, mask)
+        if not view.opened:
+            action = self._stage_opening(view, mask)
+            if action is not None:
+                return action
+            return self._discard(view, mask)
+        action = self._meld(view, mask)
+        return action if action is not None else self._discard(view, mask)
+
+    # ------------------------------------------------------------------ draw or take
+    def _draw(self, view: ObservationView, mask: np.ndarray) -> int:
+        if mask[A.TAKE_PILE]:
+            return A.TAKE_PILE
+        top = view.pile_top
+        # Partnership: stage groups before the take when that makes the take open the side.
+        if not view.opened and top is not None and top >= FIRST_NATURAL and view.hand[top] >= 2:
+            needed = view.minimum - view.staged_value - 3 * VALUES[top]
+            plan = self._opening_plan(view, needed, keep={top: 2})
+            if plan is not None:
+                for action in plan:
+                    if mask[action]:
+                        return action
+        if mask[A.DRAW]:
+            return A.DRAW
+        return int(np.flatnonzero(mask)[0])
+
+    # ------------------------------------------------------------------ opening
+    def _opening_plan(self, view: ObservationView, needed: float, keep: dict | None = None) -> list[int] | None:
+        """Staging actions (first ones first) that add ``needed`` points, or None."""
+        hand = view.hand.copy()
+        for kind, count in (keep or {}).items():
+            hand[kind] -= count
+        staged = view.staged
+        actions: list[int] = []
+        total = 0.0
+        reserve = 2 if view.on_foot else 1  # a discard must remain
+        spare = hand.sum() - reserve
+        # Natural groups first, most valuable first.
+        ranks = sorted(range(NUM_NATURALS), key=lambda r: -VALUES[FIRST_NATURAL + r] * hand[FIRST_NATURAL + r])
+        for r in ranks:
+            kind = FIRST_NATURAL + r
+            count = int(hand[kind])
+            if staged[kind] > 0 and count > 0:
+                take = min(count, spare)
+                actions += [A.add_natural(r)] * take
+            elif count >= 3:
+                take = min(count, 7, spare)
+                if take < 3:
+                    continue
+                actions += [A.start_group(r, 0)] + [A.add_natural(r)] * (take - 3)
+            else:
+                continue
+            total += take * VALUES[kind]
+            spare -= take
+            if total >= needed:
+                return actions
+        # Then wilds: on pairs, then on the groups above.
+        wilds = [JOKER] * int(hand[JOKER]) + [TWO] * int(hand[TWO])
+        for r in ranks:
+            kind = FIRST_NATURAL + r
+            if not wilds or spare < 3:
+                break
+            if hand[kind] == 2 and staged[kind] == 0:
+                wild = wilds.pop(0)
+                actions.append(A.start_group(r, 2 if wild == JOKER else 1))
+                total += 2 * VALUES[kind] + VALUES[wild]
+                spare -= 3
+                if total >= needed:
+                    return actions
+        return None
+
+    def _stage_opening(self, view: ObservationView, mask: np.ndarray) -> int | None:
+        plan = self._opening_plan(view, view.minimum - view.staged_value)
+        if plan is None:
+            return None
+        for action in plan:
+            if mask[action]:
+                return action
+        return None
+
+    # ------------------------------------------------------------------ melding after opening
+    def _meld(self, view: ObservationView, mask: np.ndarray) -> int | None:
+        hand = view.hand
+        clean, dirty = view.side(0)[3], view.side(0)[4]
+        need_clean, need_dirty = view.books_needed
+        groups = view.groups(0)
+        keep_two = view.on_foot and not self._going_out_wins(view) and view.stock_size > 30
+        cards = hand.sum()
+
+        def allowed(action: int, used: int) -> bool:
+            return bool(mask[action]) and (not keep_two or cards - used >= 2)
+
+        # Naturals onto our groups, then new clean groups of three or more.
+        for r in range(NUM_NATURALS):
+            if allowed(A.add_natural(r), 1):
+                return A.add_natural(r)
+        for r in sorted(range(NUM_NATURALS), key=lambda r: -hand[FIRST_NATURAL + r]):
+            if hand[FIRST_NATURAL + r] >= 3 and allowed(A.start_group(r, 0), 3):
+                return A.start_group(r, 0)
+        # Wilds: never on the clean groups we are counting on for the clean books we still
+        # need (seed 000: "keep one group clean until it is finished"); elsewhere they build
+        # dirty books, the group nearest to a book first.
+        late = view.stock_size < LATE_STOCK * view.num_players
+        clean_groups = [r for r in range(NUM_NATURALS) if groups[r].sum() > 0 and groups[r][1:].sum() == 0]
+        protected = set()
+        if clean < need_clean and not late:
+            protected = set(sorted(clean_groups, key=lambda r: -groups[r].sum())[: int(need_clean - clean)])
+        def add_wilds() -> int | None:
+            for r in sorted(range(NUM_NATURALS), key=lambda r: -groups[r].sum()):
+                if groups[r].sum() == 0 or r in protected:
+                    continue
+                for action in (A.add_joker(r), A.add_two(r)):
+                    if allowed(action, 1):
+                        return action
+            return None
+
+        def start_with_wild() -> int | None:
+            for r in sorted(range(NUM_NATURALS), key=lambda r: -VALUES[FIRST_NATURAL + r]):
+                for comp in (2, 1):
+                    if allowed(A.start_group(r, comp), 3):
+                        return A.start_group(r, comp)
+            return None
+
+        # Pairs go down with a wild first (more groups, more books to come: measured better
+        # than holding them), then wilds finish the groups nearest to a book.
+        for step in (start_with_wild, add_wilds):
+            action = step()
+            if action is not None:
+                return action
+        return None
+
+    def _going_out_wins(self, view: ObservationView) -> bool:
+        """Rough deal-score estimate: would ending the deal now leave my side ahead?"""
+        need_clean, need_dirty = view.books_needed
+
+        def side_estimate(slot: int) -> float:
+            header = view.side(slot)
+            return header[5] * 100 + header[3] * 500 + header[4] * 300
+
+        mine = side_estimate(0) + 100 - float((view.hand * VALUES).sum())
+        theirs = max(side_estimate(s) for s in range(1, view.num_owners))
+        held = sum(view.seat(s)[2] + view.seat(s)[3] for s in range(1, view.num_players)) * 8.0
+        return mine > theirs - held / max(view.num_owners - 1, 1)
+
+    # ------------------------------------------------------------------ the discard
+    def _discard(self, view: ObservationView, mask: np.ndarray) -> int:
+        hand = view.hand
+        next_groups = view.groups(view.next_side_slot())
+        my_groups = view.groups(0)
+        pile_worth = view.pile_size >= 6 or (view.pile_take_window * VALUES).sum() >= 60
+        next_side = view.side(view.next_side_slot())
+        # The next player can take only an opened pile of 7 (classic) or, in partnership, any pile.
+        next_can_take = view.pile_size >= 6 and next_side[1] > 0
+        best, best_score = None, np.inf
+        for kind in range(15):
+            action = A.discard(kind)
+            if not mask[action]:
+                continue
+            if kind in (TWO, JOKER):
+                score = 1000.0 + VALUES[kind]  # never throw a wild away if anything else will do
+            elif kind == BLACK_THREE:
+                score = -100.0 if pile_worth else -40.0
+            else:
+                r = kind - FIRST_NATURAL
+                score = VALUES[kind]
+                if hand[kind] >= 2:
+                    score += PAIR_BONUS  # a pair: a ticket to the pile
+                if my_groups[r].sum() > 0:
+                    score += 30  # it would go on our group
+                if next_groups[r].sum() > 0 and next_can_take:
+                    score += FEED_PENALTY  # feeding the next player's group
+            if score < best_score:
+                best, best_score = action, score
+        if best is None:
+            return int(np.flatnonzero(mask)[0])
+        return best

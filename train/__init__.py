@@ -1,0 +1,1 @@
+"""Training lab: self-play MaskablePPO, the opponent league, and evaluation tournaments."""

@@ -223,6 +223,19 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train(args: argparse.Namespace) -> int:
+    """MaskablePPO self-play training, then the evaluation table against the baselines."""
+    from train.config import load_config
+
+    config = load_config(args.config, args.set)
+    try:
+        from train.ppo import print_summary, train
+    except ImportError as exc:
+        raise ValueError(f"training needs the training extras (pip install 'handfoot[train]'): {exc}") from None
+    print_summary(train(config, resume=args.resume))
+    return 0
+
+
 def cmd_actions(args: argparse.Namespace) -> int:
     print(f"| index | count | action |\n|---|---|---|")
     for index, count, text in A.layout_table():
@@ -291,6 +304,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
     p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("train", help="MaskablePPO self-play training with evaluation and checkpoints")
+    p.add_argument("--config", help="YAML config (configs/quick.yaml, configs/full.yaml)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
+    p.add_argument("--resume", action="store_true", help="continue the run from its last checkpoint")
+    p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("actions", help="print the action layout table")
     p.set_defaults(func=cmd_actions)

@@ -32,37 +32,60 @@ class SeatedGames:
         reward_mode: str = "deal",
         auto_reset: bool = True,
         learner_side: int | None = None,
+        weights: Sequence[float] | None = None,
+        shaping: float = 0.0,
     ):
         if not opponents:
             raise ValueError("at least one opponent agent is needed")
         self.rules = rules
         self.batch_size = batch_size
-        self.opponents = list(opponents)
         self.auto_reset = auto_reset
+        self.shaping = shaping
+        self._opponent_rng = np.random.default_rng([seed, 1])
+        self.set_opponents(opponents, weights)
         self.fixed_side = learner_side
         if learner_side is not None and not 0 <= learner_side < rules.num_owners:
             raise ValueError(f"learner_side must be a side from 0 to {rules.num_owners - 1}, got {learner_side}")
         self.engine = VectorEngine(rules, batch_size=batch_size, seed=seed, auto_reset=False, reward_mode=reward_mode)
         self.learner_side = np.zeros(batch_size, dtype=np.int64)
-        self.opponent_index = np.arange(batch_size) % len(self.opponents)
+        self.opponent_index = np.zeros(batch_size, dtype=np.int64)
         self._carry = np.zeros(batch_size, dtype=np.float64)
         self._rows = np.arange(batch_size)
         self._assign_sides(self._rows)
         self._play_opponents(np.zeros(batch_size), np.zeros(batch_size, dtype=bool), {})
+        self._potential = self.potential()
+
+    def set_opponents(self, opponents: Sequence, weights: Sequence[float] | None = None) -> None:
+        """The opponent pool: each new game draws one agent with these weights.
+
+        Games in progress keep their agent (by index, so replace agents in place)."""
+        self.opponents = list(opponents)
+        weights = np.ones(len(self.opponents)) if weights is None else np.asarray(weights, dtype=np.float64)
+        if len(weights) != len(self.opponents) or (weights < 0).any() or weights.sum() <= 0:
+            raise ValueError("opponent weights must be one non-negative number per opponent, not all zero")
+        self.weights = weights / weights.sum()
 
     # ------------------------------------------------------------------ helpers
     def _owner_of(self, seats: np.ndarray) -> np.ndarray:
         return seats % self.rules.num_owners if self.rules.partnerships else seats
 
     def _assign_sides(self, rows: np.ndarray) -> None:
+        """Side and opponent of each new game: the side from its seed, the opponent drawn."""
         seeds = self.engine.states["seed"][rows]
         self.learner_side[rows] = seeds % self.rules.num_owners if self.fixed_side is None else self.fixed_side
+        self.opponent_index[rows] = self._opponent_rng.choice(len(self.opponents), size=len(rows), p=self.weights)
+
+    def potential(self) -> np.ndarray:
+        """The learner side's running deal score minus the others' (cards on the table and
+        book bonuses, less the cards still held), / 1000: the potential for reward shaping."""
+        return self.engine.side_potential(self.learner_side)
 
     def reset(self, seed: int | None = None) -> np.ndarray:
         self.engine.reset(seed)
         self._carry[:] = 0
         self._assign_sides(self._rows)
         self._play_opponents(np.zeros(self.batch_size), np.zeros(self.batch_size, dtype=bool), {})
+        self._potential = self.potential()
         return self.observe()
 
     def observe(self) -> np.ndarray:
@@ -88,6 +111,12 @@ class SeatedGames:
         rewards += seat_rewards[self._rows, self.learner_side]
         self._finish(finished, dones, ends)
         self._play_opponents(rewards, dones, ends)
+        if self.shaping:
+            # Potential-based shaping (Ng et al. 1999): the potential of a finished game is 0,
+            # so over an episode the shaping sums to a constant and the optimum is unchanged.
+            after = self.potential()
+            rewards += self.shaping * (np.where(dones, 0.0, after) - self._potential)
+            self._potential = after
         return self.observe(), rewards.astype(np.float32), dones, ends
 
     def _finish(self, finished: np.ndarray, dones: np.ndarray, ends: dict[int, dict]) -> None:

@@ -48,6 +48,11 @@ def _interval(samples: np.ndarray) -> list[float]:
     return [mean - half, mean + half]
 
 
+def _rate_interval(samples: np.ndarray) -> list[float]:
+    low, high = _interval(samples)
+    return [max(low, 0.0), min(high, 1.0)]
+
+
 def play_games(rules: Rules, seeds: np.ndarray, team_side: np.ndarray, team, vs) -> tuple[np.ndarray, np.ndarray]:
     """Play one game per seed, ``team`` on ``team_side[i]`` and ``vs`` on every other side.
 
@@ -116,7 +121,7 @@ def play_match(
         draws=int((outcome == 0.5).sum()),
         losses=int((outcome == 0).sum()),
         win_rate=float(outcome.mean()),
-        ci95=_interval(per_set_outcome),
+        ci95=_rate_interval(per_set_outcome),
         score_diff=float(diff.mean()),
         score_diff_ci95=_interval(per_set_diff),
         mean_actions=float(actions.mean()),

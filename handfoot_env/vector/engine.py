@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from handfoot_env import actions as A
+from handfoot_env.cards import KIND_VALUES
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rewards import REWARD_MODES
@@ -24,6 +25,7 @@ from handfoot_env.vector.rules_kernel import REASONS
 from handfoot_env.vector.state import DRAW, OVER, PLAY, fill_packs, make_cfg, make_packs, state_dtype
 
 PHASE_NAMES = {DRAW: "draw", PLAY: "play", OVER: "game_over"}
+VALUES_F = np.asarray(KIND_VALUES, dtype=np.float64)
 # From this batch size on, kernels split the games over the cores.
 PARALLEL_FROM = 256
 
@@ -154,6 +156,30 @@ class VectorEngine:
         self._next_seed += len(index)
         self._start_games(index, seeds)
         return seeds
+
+    def side_potential(self, sides: np.ndarray) -> np.ndarray:
+        """For each game, side ``sides[b]``'s running deal score minus the mean of the other
+        sides' (cards on the table, book bonuses and red threes, less every card still held
+        in hands, staged groups and unplayed feet), / 1000.  Vectorized over the batch."""
+        rules = self.rules
+        s = self.states
+        owners, players = rules.num_owners, rules.num_players
+        values = VALUES_F
+        table = (s["table_cards"][:, :owners, :] * values).sum(axis=2)
+        table += s["books"][:, :owners, 0] * rules.clean_book_bonus + s["books"][:, :owners, 1] * rules.dirty_book_bonus
+        table += s["table_cards"][:, :owners, 3] * rules.red_three_bonus
+        held_seat = (s["hand"][:, :players, :] * values).sum(axis=2)
+        held_seat += np.where(s["on_foot"][:, :players] == 0, (s["foot"][:, :players, :] * values).sum(axis=2), 0)
+        held_seat[np.arange(self.batch_size), s["current"]] += (s["staged_cards"] * values).sum(axis=1)
+        seat_owner = np.arange(players) % owners if rules.partnerships else np.arange(players)
+        held = np.zeros((self.batch_size, owners))
+        for owner in range(owners):  # a loop over sides, not games
+            held[:, owner] = held_seat[:, seat_owner == owner].sum(axis=1)
+        value = table - held
+        sides = np.asarray(sides, dtype=np.int64)
+        mine = value[np.arange(self.batch_size), sides]
+        others = (value.sum(axis=1) - mine) / (owners - 1)
+        return (mine - others) / 1000.0
 
     def why_illegal(self, b: int, action: int) -> str | None:
         """Why ``action`` is illegal in game ``b`` now (None if legal)."""

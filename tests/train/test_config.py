@@ -1,0 +1,52 @@
+"""Training configs: validated on load, unknown keys and bad values named, --set overrides."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from train.config import TrainConfig, load_config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("name", ["quick.yaml", "full.yaml"])
+def test_shipped_configs_load(name):
+    config = load_config(ROOT / "configs" / name)
+    assert isinstance(config, TrainConfig) and config.preset == "partnership"
+
+
+def test_overrides():
+    config = load_config(ROOT / "configs" / "quick.yaml", ["total_timesteps=1000", "opponents.greedy=0.9",
+                                                           "net_arch=[64, 64]", "learning_rate=1e-3"])
+    assert config.total_timesteps == 1000 and config.opponents["greedy"] == 0.9
+    assert config.net_arch == [64, 64] and config.learning_rate == 0.001
+
+
+@pytest.mark.parametrize(
+    "overrides,message",
+    [
+        (["colour=red"], "unknown config key 'colour'"),
+        (["total_timesteps=lots"], "config key 'total_timesteps': expected int"),
+        (["num_envs=0"], "'num_envs': must be at least 1"),
+        (["preset=house"], "'preset'"),
+        (["opponents.genius=1"], "unknown opponent 'genius'"),
+        (["opponents.self=0.5"], "snapshot_every"),
+        (["reward_mode=points"], "reward_mode"),
+        (["net_arch=[0]"], "net_arch"),
+        (["total_timesteps"], "key=value"),
+    ],
+)
+def test_bad_configs_name_the_key(overrides, message):
+    with pytest.raises(ValueError, match=message):
+        load_config(ROOT / "configs" / "quick.yaml", overrides)
+
+
+def test_bad_files(tmp_path):
+    with pytest.raises(ValueError, match="cannot read config"):
+        load_config(tmp_path / "missing.yaml")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: [unclosed")
+    with pytest.raises(ValueError, match="not valid YAML"):
+        load_config(bad)

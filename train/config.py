@@ -1,0 +1,169 @@
+"""Training configuration: one typed dataclass, every hyperparameter visible, loaded from YAML.
+
+An unknown key or a bad value is a ``ValueError`` naming it; ``--set key=value`` overrides
+(values parsed as YAML, so ``--set opponents.greedy=0.5`` and ``--set net_arch=[128,128]``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from handfoot_env.rules import PRESET_NAMES
+
+
+@dataclass
+class TrainConfig:
+    name: str = "quick"
+    preset: str = "partnership"
+    seed: int = 0
+    total_timesteps: int = 500_000
+
+    # --- environment --------------------------------------------------------------------
+    num_envs: int = 256  # games stepped together on the vector engine
+    reward_mode: str = "deal"  # "deal" (score difference each deal) or "game" (+1 / -1)
+    shaping: float = 0.0  # weight of potential-based shaping on the running deal score
+
+    # --- MaskablePPO ----------------------------------------------------------------------
+    n_steps: int = 32  # per game per rollout: rollout = num_envs * n_steps
+    batch_size: int = 2048
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    torch_threads: int = 2
+
+    # --- league: opponents drawn per game with these weights -------------------------------
+    # Names are scripted agents; "self" draws a frozen past snapshot of the learner.
+    opponents: dict[str, float] = field(default_factory=lambda: {"random": 0.3, "greedy": 0.4, "heuristic": 0.3})
+    snapshot_every: int = 0  # steps between snapshots added to the pool (0: never)
+    max_snapshots: int = 5
+
+    # --- evaluation and checkpoints --------------------------------------------------------
+    eval_every: int = 100_000
+    eval_pairs: int = 50
+    eval_opponents: list[str] = field(default_factory=lambda: ["random", "greedy", "heuristic"])
+    final_eval_pairs: int = 200
+    checkpoint_every: int = 50_000
+    run_dir: str = "runs"  # the run lives in run_dir/name
+
+    @property
+    def path(self) -> Path:
+        return Path(self.run_dir) / self.name
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(TrainConfig)}
+_SCRIPTED = ("random", "greedy", "heuristic")
+
+
+def _check_type(name: str, value: Any) -> Any:
+    default = getattr(TrainConfig(), name)
+    if isinstance(default, bool):
+        ok = isinstance(value, bool)
+    elif isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif isinstance(default, float):
+        if isinstance(value, str):  # YAML 1.1 reads "1e-3" as a string
+            try:
+                value = float(value)
+            except ValueError:
+                pass
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        value = float(value) if ok else value
+    elif isinstance(default, str):
+        ok = isinstance(value, str)
+    elif isinstance(default, list):
+        ok = isinstance(value, list)
+    elif isinstance(default, dict):
+        ok = isinstance(value, dict)
+    else:
+        ok = True
+    if not ok:
+        raise ValueError(f"config key {name!r}: expected {type(default).__name__}, got {value!r}")
+    return value
+
+
+def validate(config: TrainConfig) -> TrainConfig:
+    def fail(key: str, message: str) -> None:
+        raise ValueError(f"config key {key!r}: {message}")
+
+    if config.preset not in ("classic", "partnership"):
+        fail("preset", f"must be classic or partnership (of {', '.join(PRESET_NAMES)}), got {config.preset!r}")
+    for key in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "eval_pairs",
+                "final_eval_pairs", "torch_threads", "max_snapshots"):
+        if getattr(config, key) < 1:
+            fail(key, f"must be at least 1, got {getattr(config, key)}")
+    for key in ("eval_every", "checkpoint_every", "snapshot_every"):
+        if getattr(config, key) < 0:
+            fail(key, "must be 0 (never) or a number of steps")
+    if config.reward_mode not in ("deal", "game"):
+        fail("reward_mode", f"must be 'deal' or 'game', got {config.reward_mode!r}")
+    if not 0 < config.learning_rate < 1:
+        fail("learning_rate", f"must be between 0 and 1, got {config.learning_rate}")
+    if not 0 < config.gamma <= 1 or not 0 <= config.gae_lambda <= 1:
+        fail("gamma", "gamma must be in (0, 1] and gae_lambda in [0, 1]")
+    if (config.num_envs * config.n_steps) % config.batch_size and config.batch_size > config.num_envs * config.n_steps:
+        fail("batch_size", "must not exceed num_envs * n_steps")
+    if not config.net_arch or not all(isinstance(w, int) and w > 0 for w in config.net_arch):
+        fail("net_arch", f"must be a list of positive layer widths, got {config.net_arch!r}")
+    if not config.opponents:
+        fail("opponents", "needs at least one opponent")
+    for name, weight in config.opponents.items():
+        if name not in _SCRIPTED + ("self",):
+            fail("opponents", f"unknown opponent {name!r}; use {', '.join(_SCRIPTED)} or self")
+        if not isinstance(weight, (int, float)) or weight < 0:
+            fail("opponents", f"weight of {name!r} must be a non-negative number")
+    if sum(w for n, w in config.opponents.items() if n != "self") <= 0:
+        fail("opponents", "a scripted opponent needs a positive weight (the pool starts without snapshots)")
+    if "self" in config.opponents and config.snapshot_every == 0:
+        fail("snapshot_every", "opponent 'self' needs snapshot_every > 0")
+    for name in config.eval_opponents:
+        if name not in _SCRIPTED:
+            fail("eval_opponents", f"unknown opponent {name!r}; use {', '.join(_SCRIPTED)}")
+    return config
+
+
+def load_config(path: str | Path | None = None, overrides: list[str] | None = None) -> TrainConfig:
+    """A validated config from a YAML file (or the defaults) plus ``key=value`` overrides."""
+    data: dict[str, Any] = {}
+    if path is not None:
+        try:
+            loaded = yaml.safe_load(Path(path).read_text())
+        except OSError as exc:
+            raise ValueError(f"cannot read config {path}: {exc.strerror or exc}") from None
+        except yaml.YAMLError as exc:
+            raise ValueError(f"config {path} is not valid YAML: {exc}") from None
+        if loaded is not None and not isinstance(loaded, dict):
+            raise ValueError(f"config {path} must be a mapping of keys to values")
+        data.update(loaded or {})
+    for item in overrides or []:
+        if "=" not in item:
+            raise ValueError(f"--set needs key=value, got {item!r}")
+        key, raw = item.split("=", 1)
+        value = yaml.safe_load(raw)
+        if "." in key:  # opponents.greedy=0.5
+            outer, inner = key.split(".", 1)
+            if outer not in _FIELDS or not isinstance(getattr(TrainConfig(), outer), dict):
+                raise ValueError(f"unknown config key {key!r}")
+            merged = dict(data.get(outer, getattr(TrainConfig(), outer)))
+            merged[inner] = value
+            data[outer] = merged
+        else:
+            data[key] = value
+    for key in data:
+        if key not in _FIELDS:
+            raise ValueError(f"unknown config key {key!r}; known keys: {', '.join(sorted(_FIELDS))}")
+    values = {key: _check_type(key, value) for key, value in data.items()}
+    return validate(TrainConfig(**values))

@@ -1,0 +1,65 @@
+"""The opponent league: scripted baselines plus frozen snapshots of the learner.
+
+Each new training game draws its opponent from the pool with the config's weights; the
+weight of ``self`` is shared by the snapshots (none yet: it goes to the scripted agents).
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import torch
+
+from agents import make_agent
+from agents.ppo import PPOAgent
+
+
+class League:
+    def __init__(self, weights: dict[str, float], max_snapshots: int, seed: int = 0):
+        self.scripted = {name: make_agent(name, seed=seed + i) for i, name in enumerate(weights) if name != "self"}
+        self.weights = dict(weights)
+        self.max_snapshots = max_snapshots
+        self.snapshots: list[PPOAgent] = []
+        self.snapshot_steps: list[int] = []
+
+    def add_snapshot(self, policy, step: int) -> None:
+        """Freeze a copy of the learner's policy; the oldest leaves when the pool is full."""
+        frozen = copy.deepcopy(policy)
+        frozen.set_training_mode(False)
+        agent = PPOAgent(frozen, deterministic=False, name=f"snapshot@{step}")
+        if len(self.snapshots) < self.max_snapshots:
+            self.snapshots.append(agent)
+            self.snapshot_steps.append(step)
+        else:  # replace in place, so games in progress keep a valid opponent index
+            oldest = self.snapshot_steps.index(min(self.snapshot_steps))
+            self.snapshots[oldest] = agent
+            self.snapshot_steps[oldest] = step
+
+    def pool(self) -> tuple[list, list[float]]:
+        """(agents, weights) for the training games."""
+        agents = list(self.scripted.values())
+        weights = [self.weights[name] for name in self.scripted]
+        share = self.weights.get("self", 0.0)
+        if share > 0 and self.snapshots:
+            agents += self.snapshots
+            weights += [share / len(self.snapshots)] * len(self.snapshots)
+        return agents, weights
+
+    # ------------------------------------------------------------------ persistence
+    def save(self, folder: Path) -> list[dict]:
+        folder.mkdir(parents=True, exist_ok=True)
+        saved = []
+        for i, (agent, step) in enumerate(zip(self.snapshots, self.snapshot_steps)):
+            path = folder / f"snapshot_{i}.pt"
+            torch.save(agent.policy.state_dict(), path)
+            saved.append({"path": str(path), "step": step})
+        return saved
+
+    def load(self, entries: list[dict], policy_template) -> None:
+        for entry in entries:
+            policy = copy.deepcopy(policy_template)
+            policy.load_state_dict(torch.load(entry["path"], map_location="cpu"))
+            policy.set_training_mode(False)
+            self.snapshots.append(PPOAgent(policy, deterministic=False, name=f"snapshot@{entry['step']}"))
+            self.snapshot_steps.append(entry["step"])

@@ -157,7 +157,8 @@ def describe(action: int) -> str:
     if act.kind == "start_group":
         return f"start group of {rank_name} ({COMPOSITION_NAMES[act.composition]})"
     if act.kind == "add_natural":
-        return f"add a {rank_name} to the group of {rank_name}"
+        article = "an" if rank_name in ("8", "A") else "a"
+        return f"add {article} {rank_name} to the group of {rank_name}"
     if act.kind == "add_two":
         return f"add a 2 to the group of {rank_name}"
     if act.kind == "add_joker":

@@ -236,6 +236,13 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    """A terminal game for one person against agents, with Hint and Coach."""
+    from handfoot_env.play import run_play
+
+    return run_play(args.preset, args.opponents, args.partner, args.hint, args.seed, not args.no_coach, args.players)
+
+
 def cmd_actions(args: argparse.Namespace) -> int:
     print(f"| index | count | action |\n|---|---|---|")
     for index, count, text in A.layout_table():
@@ -310,6 +317,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
     p.add_argument("--resume", action="store_true", help="continue the run from its last checkpoint")
     p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("play", help="play against the agents in the terminal, with Hint and Coach")
+    p.add_argument("--preset", default="classic", choices=["classic", "partnership"])
+    p.add_argument("--players", type=int, default=None, help="classic: 2-6 players")
+    p.add_argument("--opponents", default="heuristic", help="agent for the other side(s): random, greedy, heuristic, ppo")
+    p.add_argument("--partner", default="heuristic", help="partnership: your partner's agent")
+    p.add_argument("--hint", default="heuristic", help="the agent behind Hint and Coach")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--no-coach", action="store_true")
+    p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("actions", help="print the action layout table")
     p.set_defaults(func=cmd_actions)

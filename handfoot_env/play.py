@@ -1,0 +1,298 @@
+"""``handfoot play``: one person against agents in the terminal (or over a plain pipe).
+
+The person sits at seat 0 (in ``partnership`` with an agent partner at seat 2).  Commands
+mirror seed 001's controls:
+
+    s               draw two from the stock
+    p               pick up the discard pile (the matching pair is chosen for you)
+    m K K K         meld: cards of one rank (and wilds) start or grow that rank's group;
+                    several groups at once with commas: m K K K, Q Q Jk
+    m K: 2 Jk       add wilds to your group of K
+    d 7             discard a card (ends the turn)
+    h               hint: what the hint agent would play now
+    t               the score sheet
+    ?               help
+    q               quit
+
+Before your side has opened, melds are staged until they reach the deal's minimum (they
+go back to your hand at the discard otherwise).  Only legal moves are accepted; a refused
+move says why.  After each of your turns the Coach notes any of the documents' tips you
+broke, with what the hint agent would have played instead.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from handfoot_env import actions as A
+from handfoot_env.cards import JOKER, KIND_NAMES, TWO, format_counts, is_natural, natural_kind, parse_kind, rank_of
+from handfoot_env.errors import IllegalActionError
+from handfoot_env.reference import Game
+from handfoot_env.reference.observe import observe
+from handfoot_env.reference.state import count_books, unfinished_group
+from handfoot_env.render import render_scores, render_table
+from handfoot_env.rules import Rules
+
+HUMAN = 0
+HELP = """commands:
+  s            draw two from the stock          p            pick up the discard pile
+  m K K K      meld (one rank, wilds allowed; several groups: m K K K, Q Q Jk)
+  m K: 2 Jk    add wilds to your group of K     d 7          discard (ends the turn)
+  h            hint                             t            score sheet
+  ?            this help                        q            quit"""
+
+
+def command_for(action: int) -> str:
+    """The command a person would type for ``action`` (used by Hint)."""
+    act = A.decode(action)
+    if act.kind == "draw":
+        return "s"
+    if act.kind == "take_pile":
+        return "p"
+    if act.kind == "discard":
+        return f"d {KIND_NAMES[act.card]}"
+    name = KIND_NAMES[natural_kind(act.rank)]
+    if act.kind == "start_group":
+        return "m " + " ".join([name, name] + [[name], ["2"], ["Jk"]][act.composition])
+    if act.kind == "add_natural":
+        return f"m {name}"
+    return f"m {name}: {'2' if act.kind == 'add_two' else 'Jk'}"
+
+
+class CommandError(ValueError):
+    pass
+
+
+def parse_meld(game: Game, text: str) -> list[int]:
+    """Actions for ``m ...``: one comma-separated chunk per group."""
+    actions: list[int] = []
+    side = game.sides[game.owner()]
+    seat = game.seats[game.current]
+    for chunk in text.split(","):
+        chunk = chunk.strip()
+        if not chunk:
+            continue
+        if ":" in chunk:  # m K: 2 Jk
+            head, wilds = chunk.split(":", 1)
+            kind = parse_kind(head)
+            if not is_natural(kind):
+                raise CommandError(f"'{head.strip()}' is not a natural rank")
+            for token in wilds.split():
+                wild = parse_kind(token)
+                if wild not in (TWO, JOKER):
+                    raise CommandError(f"after ':' list wild cards (2, Jk), got {token}")
+                actions.append((A.add_two if wild == TWO else A.add_joker)(rank_of(kind)))
+            continue
+        cards = [parse_kind(t) for t in chunk.split()]
+        naturals = [k for k in cards if is_natural(k)]
+        wilds = [k for k in cards if k in (TWO, JOKER)]
+        if len(naturals) + len(wilds) != len(cards):
+            raise CommandError("threes are never melded")
+        if not naturals or len(set(naturals)) != 1:
+            raise CommandError("a group holds naturals of one rank (and wilds): e.g. m K K K or m K K Jk")
+        rank = rank_of(naturals[0])
+        groups = side.groups if side.opened else seat.staged
+        exists = unfinished_group(groups, rank, game.rules.book_size) is not None
+        pending = list(wilds)
+        count = len(naturals)
+        if not exists:
+            if count >= 3:
+                actions.append(A.start_group(rank, 0))
+                count -= 3
+            elif count == 2 and pending:
+                wild = pending.pop(0)
+                actions.append(A.start_group(rank, 1 if wild == TWO else 2))
+                count = 0
+            else:
+                raise CommandError("a new group needs three naturals, or two and a wild")
+        actions += [A.add_natural(rank)] * count
+        actions += [(A.add_two if w == TWO else A.add_joker)(rank) for w in pending]
+    if not actions:
+        raise CommandError("meld what? e.g. m K K K")
+    return actions
+
+
+def parse_command(game: Game, line: str) -> tuple[str, list[int]]:
+    """(verb, actions) for one line of input."""
+    line = line.strip()
+    if not line:
+        return "noop", []
+    verb, _, rest = line.partition(" ")
+    verb = verb.lower()
+    if verb in ("s", "p"):
+        return "move", [A.DRAW if verb == "s" else A.TAKE_PILE]
+    if verb == "d":
+        if not rest.strip():
+            raise CommandError("discard what? e.g. d 7")
+        return "move", [A.discard(parse_kind(rest.strip()))]
+    if verb == "m":
+        return "move", parse_meld(game, rest)
+    if verb in ("h", "hint"):
+        return "hint", []
+    if verb in ("t", "scores"):
+        return "scores", []
+    if verb in ("?", "help"):
+        return "help", []
+    if verb in ("q", "quit", "exit"):
+        return "quit", []
+    raise CommandError(f"unknown command {verb!r}; type ? for help")
+
+
+# ---------------------------------------------------------------------- the Coach
+def coach_note(before: Game, action: int, agent_choice: int) -> str | None:
+    """The tip, if any, that ``action`` breaks in the position ``before`` it."""
+    rules = before.rules
+    act = A.decode(action)
+    side = before.sides[before.owner()]
+    clean, _ = count_books(side.groups, rules.book_size)
+    need_clean, _ = before.books_needed()
+    if act.kind in ("add_two", "add_joker") and side.opened:
+        group = unfinished_group(side.groups, act.rank, rules.book_size)
+        if group is not None and group.is_clean and group.size == rules.book_size - 1 and clean < need_clean:
+            return ("a wild on a clean group of six: a clean group of six waits for a natural card "
+                    "(500 for a clean book, 300 for a dirty one)")
+    if act.kind == "start_group" and act.composition > 0 and len(before.stock) > rules.total_cards // 3:
+        return "use wild cards to finish dirty books late, not to start thin groups early"
+    if act.kind == "discard":
+        if act.card in (TWO, JOKER):
+            return "a discarded wild is worth nothing to you; wilds belong in dirty books"
+        next_seat = (before.current + 1) % rules.num_players
+        next_side = before.sides[rules.owner_of(next_seat)]
+        if (
+            is_natural(act.card)
+            and rules.owner_of(next_seat) != before.owner()
+            and next_side.opened
+            and len(before.pile) + 1 >= max(rules.pile_min_size, 1)
+            and unfinished_group(next_side.groups, rank_of(act.card), rules.book_size) is not None
+        ):
+            return "throwing away what the next player is collecting: look at their groups before you discard"
+        if is_natural(act.card) and before.seats[before.current].hand[act.card] >= 2 and agent_choice != action:
+            return "natural pairs are your ticket to the discard pile; throw a single card instead"
+    return None
+
+
+# ---------------------------------------------------------------------- the session
+class PlaySession:
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int,
+        opponents: str = "heuristic",
+        partner: str = "heuristic",
+        hint_agent: str = "heuristic",
+        coach: bool = True,
+        readline: Callable[[], str] | None = None,
+        write: Callable[[str], None] | None = None,
+    ):
+        from agents import make_agent
+
+        self.game = Game(rules, seed)
+        self.rules = rules
+        self.agents = {}
+        for seat in range(1, rules.num_players):
+            partner_seat = rules.owner_of(seat) == rules.owner_of(HUMAN)
+            self.agents[seat] = make_agent(partner if partner_seat else opponents, seed=seed + seat)
+        self.hint_agent = make_agent(hint_agent, seed=seed)
+        self.coach = coach
+        self.readline = readline or (lambda: sys.stdin.readline())
+        self.write = write or (lambda text: print(text, flush=True))
+        self.notes: list[str] = []
+
+    def agent_choice(self, agent, seat: int) -> int:
+        obs = observe(self.game, seat)[None]
+        return int(agent.act(obs, self.game.legal_mask()[None])[0])
+
+    def run(self) -> int:
+        """Play until the game ends or the person quits; returns 0."""
+        self.write(f"Hand and Foot, {self.rules.preset_name}: you are seat 0"
+                   + (" (partner: seat 2)" if self.rules.partnerships else "") + ". Type ? for help.")
+        deals_seen = 0
+        while not self.game.is_over:
+            if len(self.game.deal_results) > deals_seen:
+                deals_seen = len(self.game.deal_results)
+                self.write(f"\n=== deal {deals_seen} over ===\n{render_scores(self.game)}\n")
+            if self.game.current != HUMAN:
+                self._agent_turn()
+                continue
+            if not self._human_turn():
+                self.write("bye.")
+                return 0
+        self.write(f"\n=== game over ===\n{render_scores(self.game)}")
+        winners = self.game.winners()
+        mine = self.rules.owner_of(HUMAN)
+        self.write("it is a tie." if len(winners) > 1 else ("you win!" if winners == [mine] else "you lose."))
+        return 0
+
+    def _agent_turn(self) -> None:
+        seat = self.game.current
+        while self.game.current == seat and not self.game.is_over:
+            deal = self.game.deal_index
+            action = self.agent_choice(self.agents[seat], seat)
+            self.write(f"  seat {seat}: {A.describe(action)}")
+            self.game.step(action)
+            if self.game.deal_index != deal:
+                break
+
+    def _human_turn(self) -> bool:
+        """One turn of the person; False if they quit."""
+        self.write("\n" + render_table(self.game, HUMAN))
+        turn_notes: list[str] = []
+        deal = self.game.deal_index
+        while self.game.current == HUMAN and not self.game.is_over and self.game.deal_index == deal:
+            self.write(f"[{self.game.phase}] > ")
+            line = self.readline()
+            if line == "":
+                return False  # end of input
+            try:
+                verb, actions = parse_command(self.game, line)
+            except (CommandError, ValueError) as exc:
+                self.write(f"  ! {exc}")
+                continue
+            if verb == "quit":
+                return False
+            if verb == "help":
+                self.write(HELP)
+                continue
+            if verb == "scores":
+                self.write(render_scores(self.game) if self.game.deal_results else "no deal has ended yet")
+                continue
+            if verb == "hint":
+                choice = self.agent_choice(self.hint_agent, HUMAN)
+                self.write(f"  hint: {command_for(choice)}   ({A.describe(choice)})")
+                continue
+            if verb == "noop":
+                continue
+            for action in actions:
+                reason = self.game.why_illegal(action)
+                if reason is not None:
+                    self.write(f"  ! {A.describe(action)}: {reason}")
+                    break
+                preferred = self.agent_choice(self.hint_agent, HUMAN)
+                tip = coach_note(self.game, action, preferred) if self.coach else None
+                if tip:
+                    turn_notes.append(f"coach: {tip}. {self.hint_agent.name} would play: {command_for(preferred)}")
+                try:
+                    self.game.step(action)
+                except IllegalActionError as exc:  # pragma: no cover - why_illegal said legal
+                    self.write(f"  ! {exc}")
+                    break
+                if self.game.current != HUMAN or self.game.is_over or self.game.deal_index != deal:
+                    break
+            if self.game.current == HUMAN and not self.game.is_over and self.game.deal_index == deal:
+                me = self.game.seats[HUMAN]
+                self.write(f"  you hold: {format_counts(me.hand) or '-'}" + (" (foot)" if me.on_foot else ""))
+                if me.staged:
+                    self.write(f"  staged {me.staged_value} of the {self.game.minimum(self.game.owner())} needed to open")
+        for note in turn_notes:
+            self.write("  " + note)
+        self.notes += turn_notes
+        return True
+
+
+def run_play(preset: str, opponents: str, partner: str, hint: str, seed: int, coach: bool, num_players=None) -> int:
+    rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
+    return PlaySession(rules, seed, opponents, partner, hint, coach).run()
+
+
+__all__ = ["PlaySession", "parse_command", "command_for", "coach_note", "run_play"]

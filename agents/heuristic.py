@@ -81,7 +81,7 @@ class HeuristicAgent:
         actions: list[int] = []
         total = 0.0
         reserve = 2 if view.on_foot else 1  # a discard must remain
-        spare = hand.sum() - reserve
+        spare = int(hand.sum()) - reserve
         # Natural groups first, most valuable first.
         ranks = sorted(range(NUM_NATURALS), key=lambda r: -VALUES[FIRST_NATURAL + r] * hand[FIRST_NATURAL + r])
         for r in ranks:

@@ -62,6 +62,7 @@ class Rules:
     dirty_book_bonus: int = 300
     wild_books: bool = False  # variation: a book of 7 wilds
     wild_book_bonus: int = 1500
+    wild_book_to_go_out: bool = False  # variation: a wild book is needed to go out
     runs: bool = False  # 003: runs of one suit within 4..A
     books_of_twos: bool = False  # 003: a book of 2s (no joker)
     frozen_six: bool = False  # 003: a 6-card meld cannot take the top discard
@@ -237,7 +238,7 @@ def _validate(rules: Rules) -> None:
         _fail("preset_name", f"unknown preset {rules.preset_name!r}; choose one of {', '.join(PRESET_NAMES)}")
     for name in (
         "partnerships", "draw_one_plus_discard", "pile_upcard", "take_requires_opened",
-        "staging_before_draw", "wild_books", "runs", "books_of_twos", "frozen_six",
+        "staging_before_draw", "wild_books", "wild_book_to_go_out", "runs", "books_of_twos", "frozen_six",
         "red_threes_laid_down", "red_three_unopened_penalty", "go_out_by_meld",
     ):
         if not isinstance(getattr(rules, name), bool):
@@ -296,6 +297,8 @@ def _validate(rules: Rules) -> None:
         _fail("draw_one_plus_discard", "needs draw_count == 2 (one from the stock plus the discard)")
     if rules.wild_books and rules.books_of_twos:
         _fail("wild_books", "cannot be combined with books_of_twos")
+    if rules.wild_book_to_go_out and not rules.wild_books:
+        _fail("wild_book_to_go_out", "needs wild_books=True")
 
 
 def unsupported_by_engines(rules: Rules) -> list[str]:

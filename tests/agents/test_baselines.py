@@ -48,3 +48,18 @@ def test_heuristic_beats_greedy_beats_random(preset):
     assert strong.ci95[0] > 0.5, strong
     weak = play_match(rules, make_agent("greedy"), make_agent("random"), 20, seed=100, progress=False)
     assert weak.ci95[0] > 0.5, weak
+
+
+def test_heuristic_opening_plan_limited_by_the_cards_it_may_stage():
+    """Regression: with fewer spare cards than naturals, the plan's counts stay integers."""
+    from handfoot_env.reference.observe import observe
+    from helpers import scenario
+
+    for hand in ("K K K K", "K K K K K 2", "A A A A A A A"):
+        game = scenario(f"""
+        preset: classic
+        deal: 4
+        seats: [{{hand: {hand}, foot: random 11}}, {{hand: random 11, foot: random 11}}]
+        """)
+        action = make_agent("heuristic").act(observe(game, 0)[None], game.legal_mask()[None])[0]
+        assert game.legal_mask()[action]

@@ -56,12 +56,26 @@ is left untouched.  The mask of an agent that is not to move is all zeros.
 
 ## Observation space
 
-`observation` is the seat-relative vector of `handfoot_env/observation.py`: my hand and
-staged cards; per seat (me first, then in turn order; partner marked) the cards in hand
-and in the unplayed foot; per side (mine first) opened, red threes, books, melded
-points, total, minimum and the unfinished group of every rank; the pile's size, top,
-contents and the cards a take would bring; phase, deal, stock size, minimum and the
-books needed.  Nothing hidden: no other hand, no foot's cards, no stock order.
+`observation` is the seat-relative float32 vector of `handfoot_env/observation.py` (me
+first, then the others in turn order; partner marked), holding only what that seat may
+know — never another hand, a foot's cards, or the stock order:
+
+| field | indices | size | meaning |
+|---|---|---|---|
+| hand | 0-14 | 15 | my hand, count per kind |
+| staged | 15-29 | 15 | my staged cards |
+| staged_value | 30 | 1 | points staged / 100 |
+| on_foot | 31 | 1 | I have picked up my foot |
+| seats | 32-61 | 6 x 5 | present, partner, cards in hand, cards in unplayed foot, on foot |
+| owners | 62-307 | 6 x 41 | per side: present, opened, red threes, clean/dirty books, melded / 100, total / 1000, minimum / 100, 11 ranks x (naturals, 2s, jokers) |
+| pile_size | 308 | 1 | cards in the discard pile |
+| pile_top | 309-323 | 15 | one-hot top card |
+| pile_counts | 324-338 | 15 | the pile, count per kind |
+| pile_take_window | 339-353 | 15 | the cards a take would bring |
+| game | 354-364 | 11 | phase draw/play, deal, deals, stock, my minimum / 100, books needed, partnership, players, opened |
+| house | 365-508 | 144 | reserved for the house preset |
+
+`action_mask` is int8, 1 exactly for the legal actions of the agent to move.
 
 ## Rewards
 

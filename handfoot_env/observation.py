@@ -74,7 +74,11 @@ HOUSE = OFFSETS["house"]
 
 def layout_table() -> list[tuple[str, str, int]]:
     """Rows (name, index range, size) generated from :data:`FIELDS`."""
-    return [(name, f"{OFFSETS[name]}-{OFFSETS[name] + size - 1}", size) for name, size in FIELDS]
+    def indices(name: str, size: int) -> str:
+        first = OFFSETS[name]
+        return str(first) if size == 1 else f"{first}-{first + size - 1}"
+
+    return [(name, indices(name, size), size) for name, size in FIELDS]
 
 
 def relative_seats(observer: int, num_players: int) -> list[int]:

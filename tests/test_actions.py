@@ -42,3 +42,11 @@ def test_module_docstring_table_matches_the_constants():
     doc = A.__doc__
     for index, count, _ in A.layout_table():
         assert f"| {index}" in doc, index
+
+
+def test_readme_action_table_matches_the_layout():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    for index, count, _ in A.layout_table():
+        assert f"| {index} | {count} |" in readme, index

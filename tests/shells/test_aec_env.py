@@ -111,3 +111,11 @@ def test_bad_keywords_are_clear_errors():
         handfoot_env.env(preset="bridge")
     with pytest.raises(ValueError, match="render_mode"):
         handfoot_env.env(render_mode="rgb_array")
+
+
+def test_spec_page_tables_match_the_layouts():
+    from handfoot_env import aec
+    from handfoot_env import observation as O
+
+    for name, indices, size in O.layout_table():
+        assert f"| {name} | {indices} |" in aec.__doc__, name

@@ -153,3 +153,11 @@ def test_observation_layout_is_documented():
     for name, size in O.FIELDS:
         assert f"| {name}" in doc
     assert O.OBS_SIZE == sum(size for _, size in O.FIELDS) == 509
+
+
+def test_readme_observation_table_matches_the_layout():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for name, indices, _ in O.layout_table():
+        assert f"| {name} | {indices} |" in readme, name

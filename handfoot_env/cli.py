@@ -32,11 +32,13 @@ def play_game(rules: Rules, seed: int, agent_names: Sequence[str]):
     """Play one reference game with scripted agents, one per seat (names cycle over seats)."""
     from agents import make_agent
     from handfoot_env.reference import Game
+    from handfoot_env.reference.observe import observe
 
     game = Game(rules, seed)
     seat_agents = [make_agent(agent_names[i % len(agent_names)], seed=seed * 101 + i) for i in range(rules.num_players)]
     while not game.is_over:
-        action = seat_agents[game.current].act(None, game.legal_mask()[None, :])[0]
+        observation = observe(game, game.current)[None, :]
+        action = seat_agents[game.current].act(observation, game.legal_mask()[None, :])[0]
         game.step(int(action))
     return game
 
@@ -46,7 +48,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print("handfoot demo: seeded games between scripted players (reference engine)\n")
     lineups = [
         (Rules.preset("classic"), ("greedy", "random")),
+        (Rules.preset("classic"), ("heuristic", "greedy")),
         (Rules.preset("partnership"), ("greedy", "random")),
+        (Rules.preset("partnership"), ("heuristic", "greedy")),
     ]
     print(f"| preset | lineup | games | wins A | draws | wins B | mean total A | mean total B | actions/s |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -21,7 +21,7 @@ def test_demo_prints_a_score_table(capsys):
 
 def test_game_record_and_replay(tmp_path, capsys):
     path = tmp_path / "g.json"
-    assert main(["game", "--seed", "2", "--deals", "1", "--record", str(path)]) == 0
+    assert main(["game", "--seed", "2", "--deals", "1", "--agents", "heuristic,greedy", "--record", str(path)]) == 0
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert "seat 0: draw two from the stock" in out and "totals" in out
@@ -52,3 +52,17 @@ def test_actions_table(capsys):
 def test_fuzz_command(capsys):
     assert main(["fuzz", "--preset", "partnership", "--games", "1"]) == 0
     assert "every invariant held" in capsys.readouterr().out
+
+
+def test_bench_json_rows(capsys):
+    assert main(["bench", "--json", "--batches", "8", "--configs", "classic:2", "--seconds", "0.2"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["engine"] for r in rows] == ["vector", "reference"]
+    for row in rows:
+        assert set(row) == {"engine", "preset", "num_players", "batch", "steps_per_sec", "games_per_sec", "peak_rss_mb"}
+        assert row["steps_per_sec"] > 0 and row["peak_rss_mb"] > 0
+
+
+def test_vector_fuzz_command(capsys):
+    assert main(["fuzz", "--engine", "vector", "--preset", "classic", "--players", "3", "--steps", "3200"]) == 0
+    assert "engines identical" in capsys.readouterr().out

@@ -54,16 +54,18 @@ def test_same_seed_same_game(seed):
     assert a.actions == b.actions and a.totals == b.totals
 
 
-def test_greedy_play_keeps_every_invariant():
+def test_scripted_play_keeps_every_invariant():
     from agents import make_agent
+    from handfoot_env.reference.observe import observe
 
     for preset, players in CONFIGS:
         rules = rules_for(preset, players)
         for seed in range(2):
             game = Game(rules, seed)
-            agent = make_agent("greedy")
+            agents = [make_agent("greedy"), make_agent("heuristic")]
             while not game.is_over:
-                game.step(int(agent.act(None, game.legal_mask()[None])[0]))
+                agent = agents[game.current % 2]
+                game.step(int(agent.act(observe(game, game.current)[None], game.legal_mask()[None])[0]))
                 check_position(game)
             assert any(d.went_out is not None for d in game.deal_results) or preset == "classic"
             for result in game.deal_results:

@@ -64,6 +64,7 @@ class LabCallback(BaseCallback):
         self.config, self.rules, self.league, self.venv, self.state = config, rules, league, venv, state
         self.bar = None
         self.started = time.perf_counter()
+        self.seconds_before = state.get("train_seconds", 0.0)  # earlier segments of a resumed run
         self.steps_at_start = 0
 
     def _on_training_start(self) -> None:
@@ -89,6 +90,7 @@ class LabCallback(BaseCallback):
         if self._due("next_eval", config.eval_every):
             self._evaluate()
         if self._due("next_checkpoint", config.checkpoint_every):
+            self.state["train_seconds"] = self.seconds_before + time.perf_counter() - self.started
             save_checkpoint(self.model, self.league, self.state, config)
         return True
 
@@ -130,7 +132,7 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
     (run / "config.json").write_text(json.dumps(config.to_dict(), indent=1))
     league = League(config.opponents, config.max_snapshots, seed=config.seed)
     state = {"next_eval": config.eval_every, "next_checkpoint": config.checkpoint_every,
-             "next_snapshot": config.snapshot_every, "evals": []}
+             "next_snapshot": config.snapshot_every, "evals": [], "train_seconds": 0.0}
     checkpoint = run / "checkpoint"
     venv = HandFootVecEnv(num_envs=config.num_envs, rules=rules, opponent=list(league.scripted.values()),
                           seed=config.seed, reward_mode=config.reward_mode)
@@ -141,6 +143,7 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
                                  tensorboard_log=str(run / "tensorboard"))
         league.load(saved.pop("snapshots", []), model.policy)
         state.update({k: saved[k] for k in ("next_eval", "next_checkpoint", "next_snapshot", "evals")})
+        state["train_seconds"] = saved.get("train_seconds", 0.0)
         print(f"resuming {config.name} at {model.num_timesteps:,} steps", file=sys.stderr)
     else:
         if resume:
@@ -160,14 +163,15 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
     if remaining > 0:
         model.learn(remaining, callback=callback, reset_num_timesteps=False, tb_log_name="ppo")
     elapsed = time.perf_counter() - start
+    state["train_seconds"] = callback.seconds_before + elapsed
     save_checkpoint(model, league, state, config)
     model.save(run / "model.zip")
     final = evaluate(model.policy, rules, config.eval_opponents, config.final_eval_pairs, seed=1_000_000)
     summary = {
         "config": config.to_dict(),
         "num_timesteps": model.num_timesteps,
-        "train_seconds": elapsed,
-        "train_steps_per_sec": max(remaining, 0) / elapsed if elapsed > 0 else None,
+        "train_seconds": state["train_seconds"],  # all segments of the run, resumed ones included
+        "train_steps_per_sec": remaining / elapsed if remaining > 0 and elapsed > 0 else None,
         "final": final,
         "evals": state["evals"],
     }
@@ -178,8 +182,8 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
 def print_summary(summary: dict) -> None:
     config = summary["config"]
     rate = summary["train_steps_per_sec"]
-    print(f"\n{config['name']}: {summary['num_timesteps']:,} steps in {summary['train_seconds']:.0f} s"
-          + (f" ({rate:,.0f} steps/s)" if rate else ""))
+    print(f"\n{config['name']}: {summary['num_timesteps']:,} steps, {summary['train_seconds']:.0f} s of training"
+          + (f" ({rate:,.0f} steps/s this segment)" if rate else ""))
     print(f"final evaluation, {config['preset']}, {config['final_eval_pairs']} duplicate pairs per opponent:\n")
     print(results_table(summary["final"]))
     print(f"\nrun folder: {Path(config['run_dir']) / config['name']}")

@@ -71,9 +71,10 @@ class VectorEngine:
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, seed: int | None = None, seeds: np.ndarray | None = None) -> None:
-        """Start every game afresh: game ``i`` gets ``seed + i`` (or ``seeds[i]``)."""
+        """Start every game afresh: game ``i`` gets ``seed + i`` (or ``seeds[i]``).  Without a
+        seed the games continue the engine's seed sequence (new games, still reproducible)."""
         if seeds is None:
-            base = 0 if seed is None else seed
+            base = getattr(self, "_next_seed", 0) if seed is None else seed
             if isinstance(base, bool) or not isinstance(base, (int, np.integer)) or base < 0:
                 raise ValueError(f"seed must be a non-negative integer, got {base!r}")
             seeds = np.arange(self.batch_size, dtype=np.int64) + int(base)

@@ -643,3 +643,15 @@ def test_out_of_range_and_non_integer_actions_are_refused():
     for bad in (-1, A.NUM_ACTIONS, 10**6, "draw", 1.5, None, True):
         with pytest.raises(ValueError):
             game.step(bad)
+
+
+def test_classic_players_never_add_to_another_players_groups():
+    game = scenario(
+        """
+        preset: classic
+        to_move: 1
+        seats: [{hand: random 11, foot: random 11}, {hand: K 5 6, foot: random 11}]
+        tables: [{opened: true, groups: [K K K]}, {opened: true, groups: [A A A]}]
+        """
+    )
+    assert "no unfinished group of K" in game.why_illegal(A.add_natural(K))

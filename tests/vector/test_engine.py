@@ -161,3 +161,25 @@ def test_readme_observation_table_matches_the_layout():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     for name, indices, _ in O.layout_table():
         assert f"| {name} | {indices} |" in readme, name
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 600), observer=st.integers(0, 3))
+def test_no_observation_reveals_a_hidden_card(seed, steps, observer):
+    """Property: re-dealing every card a seat cannot see leaves its observation unchanged."""
+    rules = Rules.preset("partnership")
+    game = Game(rules, seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        game.step(int(rng.choice(np.flatnonzero(game.legal_mask()))))
+    if game.is_over:
+        return
+    before = reference_observe(game, observer)
+    _hide_and_shuffle(game, observer, rng)
+    assert np.array_equal(before, reference_observe(game, observer))

@@ -25,7 +25,7 @@ def _rules_from_args(args: argparse.Namespace) -> Rules:
         overrides["num_players"] = args.players
     if getattr(args, "deals", None) is not None:
         overrides["num_deals"] = args.deals
-    return Rules.preset(args.preset, **overrides)
+    return Rules.preset(args.preset or "classic", **overrides)
 
 
 def play_game(rules: Rules, seed: int, agent_names: Sequence[str]):
@@ -121,7 +121,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
     """Random legal play: invariants at every step (reference), or both engines compared (vector)."""
-    configs = [_rules_from_args(args)] if args.preset else [
+    configs = [_rules_from_args(args)] if args.preset or args.players or args.deals else [
         Rules.preset("classic", num_players=n) for n in (2, 3, 4, 6)
     ] + [Rules.preset("partnership")]
     if args.engine == "vector":

@@ -9,8 +9,11 @@ import sys
 from handfoot_env.cli import main
 
 
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "handfoot_env.cli", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "handfoot_env.cli", *args], capture_output=True, text=True, cwd=ROOT)
 
 
 def test_demo_prints_a_score_table(capsys):
@@ -38,6 +41,9 @@ def test_user_errors_are_one_line_without_traceback(tmp_path):
         (["game", "--preset", "classic", "--players", "9"], "num_players"),
         (["game", "--preset", "house"], "not support"),
         (["game", "--agents", "genius"], "unknown agent 'genius'"),
+        (["train", "--config", "configs/quick.yaml", "--set", "colour=red"], "unknown config key 'colour'"),
+        (["train", "--config", str(tmp_path / "nope.yaml")], "cannot read config"),
+        (["eval", "--team", "ppo:" + str(tmp_path / "none.zip")], "no trained model"),
     ):
         proc = run(*args)
         assert proc.returncode == 2, (args, proc.stderr)

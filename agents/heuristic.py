@@ -128,8 +128,8 @@ class HeuristicAgent:
     # ------------------------------------------------------------------ melding after opening
     def _meld(self, view: ObservationView, mask: np.ndarray) -> int | None:
         hand = view.hand
-        clean, dirty = view.side(0)[3], view.side(0)[4]
-        need_clean, need_dirty = view.books_needed
+        clean = view.side(0)[3]
+        need_clean, _ = view.books_needed
         groups = view.groups(0)
         keep_two = view.on_foot and not self._going_out_wins(view) and view.stock_size > 30
         cards = hand.sum()
@@ -178,7 +178,6 @@ class HeuristicAgent:
 
     def _going_out_wins(self, view: ObservationView) -> bool:
         """Rough deal-score estimate: would ending the deal now leave my side ahead?"""
-        need_clean, need_dirty = view.books_needed
 
         def side_estimate(slot: int) -> float:
             header = view.side(slot)

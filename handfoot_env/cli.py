@@ -52,7 +52,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         (Rules.preset("partnership"), ("greedy", "random")),
         (Rules.preset("partnership"), ("heuristic", "greedy")),
     ]
-    print(f"| preset | lineup | games | wins A | draws | wins B | mean total A | mean total B | actions/s |")
+    print("| preset | lineup | games | wins A | draws | wins B | mean total A | mean total B | actions/s |")
     print("|---|---|---|---|---|---|---|---|---|")
     for rules, (a, b) in lineups:
         wins = draws = losses = 0
@@ -248,7 +248,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_actions(args: argparse.Namespace) -> int:
-    print(f"| index | count | action |\n|---|---|---|")
+    print("| index | count | action |\n|---|---|---|")
     for index, count, text in A.layout_table():
         print(f"| {index} | {count} | {text} |")
     print(f"\n{A.NUM_ACTIONS} actions in all")

@@ -30,7 +30,7 @@ import numpy as np
 
 from handfoot_env import actions as A
 from handfoot_env.cards import (
-    BLACK_THREE, FIRST_NATURAL, JOKER, KIND_NAMES, KIND_VALUES, NUM_KINDS, NUM_NATURALS, RED_THREE, TWO,
+    JOKER, KIND_NAMES, KIND_VALUES, NUM_KINDS, NUM_NATURALS, RED_THREE, TWO,
     is_natural, natural_kind, rank_of, shuffled_kinds,
 )
 from handfoot_env.errors import IllegalActionError
@@ -491,4 +491,4 @@ class Game:
         return places
 
 
-__all__ = ["Game", "DRAW_PHASE", "PLAY_PHASE", "GAME_OVER", "BLACK_THREE", "FIRST_NATURAL"]
+__all__ = ["Game", "DRAW_PHASE", "PLAY_PHASE", "GAME_OVER"]

@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from handfoot_env.cards import JOKER, RED_THREE, TWO
+from handfoot_env.cards import RED_THREE
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import Game
 from handfoot_env.rules import Rules

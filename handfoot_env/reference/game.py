@@ -121,10 +121,6 @@ class Game:
     def is_over(self) -> bool:
         return self.phase == GAME_OVER
 
-    @property
-    def num_actions(self) -> int:
-        return A.NUM_ACTIONS
-
     def owner(self, seat_index: int | None = None) -> int:
         return self.rules.owner_of(self.current if seat_index is None else seat_index)
 
@@ -249,13 +245,13 @@ class Game:
         if rules.pile_take_count is not None:
             to_hand = min(to_hand, rules.pile_take_count - 1)
         cards_left = sum(hand) - 2 + to_hand
-        melded = [g.copy() for g in groups] if side.opened else [g.copy() for g in staged]
+        melded = [g.copy() for g in groups]
         grown = unfinished_group(melded, rank, rules.book_size)
         if grown is None:
             melded.append(Group(rank, naturals=3))
         else:
             grown.naturals += 3
-        books = count_books(melded + (side.groups if not side.opened else []), rules.book_size)
+        books = count_books(melded, rules.book_size)  # an unopened side has no table groups
         return self._cards_left_problem(cards_left, books)
 
     def _cards_left_problem(self, cards_left: int, books: tuple[int, int]) -> str | None:

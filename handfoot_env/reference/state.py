@@ -66,9 +66,6 @@ class Seat:
     def staged_value(self) -> int:
         return sum(g.value for g in self.staged)
 
-    def copy(self) -> "Seat":
-        return Seat(list(self.hand), list(self.foot), self.on_foot, [g.copy() for g in self.staged])
-
 
 @dataclass
 class Side:
@@ -77,9 +74,6 @@ class Side:
     groups: list[Group] = field(default_factory=list)  # unfinished groups and books
     red_threes: int = 0
     opened: bool = False
-
-    def copy(self) -> "Side":
-        return Side([g.copy() for g in self.groups], self.red_threes, self.opened)
 
 
 def unfinished_group(groups: list[Group], rank: int, book_size: int) -> Group | None:

@@ -193,6 +193,3 @@ class VectorEngine:
         self._check_kernel(self.states, self.cfg, actions, active, self._errors)
         code = int(self._errors[b])
         return None if code == 0 else REASONS[code]
-
-    def phase_name(self, b: int) -> str:
-        return PHASE_NAMES[int(self.states["phase"][b])]

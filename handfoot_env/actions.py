@@ -29,10 +29,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass
 
-from handfoot_env.cards import KIND_NAMES, NUM_KINDS, NUM_NATURALS, natural_kind
-
-NUM_SUITS = 4
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+from handfoot_env.cards import KIND_NAMES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, SUIT_NAMES, natural_kind
 RUN_STARTS = 9  # a run of three starts at 4 .. Q
 
 DRAW = 0
@@ -141,6 +138,23 @@ def add_joker(rank: int) -> int:
 
 def discard(kind: int) -> int:
     return DISCARD + kind
+
+
+def discard_suited(suit: int, rank: int) -> int:
+    return DISCARD_SUITED + NUM_NATURALS * suit + rank
+
+
+def start_run(suit: int, rank: int) -> int:
+    """Start a run of ``suit`` from rank index ``rank`` to ``rank + 2``."""
+    return START_RUN + RUN_STARTS * suit + rank
+
+
+def extend_run_down(suit: int) -> int:
+    return EXTEND_RUN_DOWN + suit
+
+
+def extend_run_up(suit: int) -> int:
+    return EXTEND_RUN_UP + suit
 
 
 def describe(action: int) -> str:

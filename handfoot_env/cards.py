@@ -6,6 +6,11 @@ and 52, 53 for the two jokers.  In ``classic`` and ``partnership`` only a card's
 matters (suits matter only to tell red threes from black threes), so the engines hold
 hands as counts per kind and the stock and the pile as sequences of kinds.
 
+The ``house`` preset plays runs, so there a natural's suit matters too.  Its cards are
+*card ids*: the kinds 0..14 for the cards whose suit never matters (jokers, 2s, threes), and
+``15 + 11 * suit + rank`` for a natural of a suit (``suited_id``).  The rank-only presets
+deal kinds, which are their own card ids, so they pay nothing for suits.
+
 The shuffle is defined here, once, so that both engines deal the same cards from the
 same seed: deal ``d`` of the game seeded with ``s`` uses
 ``numpy.random.default_rng([s, d]).permutation`` of the decks.
@@ -33,6 +38,18 @@ KIND_VALUES = (50, 20, 5, 0, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20)
 KINDS_PER_DECK = (2, 4, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4)
 CARDS_PER_DECK = 54
 assert sum(KINDS_PER_DECK) == CARDS_PER_DECK
+
+
+# Suits in code order (clubs, diamonds, hearts, spades); only runs (house) look at them.
+NUM_SUITS = 4
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SUIT_LETTERS = "cdhs"
+NUM_CARD_IDS = NUM_KINDS + NUM_SUITS * NUM_NATURALS  # 59
+
+
+def suited_id(suit: int, rank: int) -> int:
+    """Card id of the natural of ``suit`` and rank index ``rank`` (house)."""
+    return NUM_KINDS + NUM_NATURALS * suit + rank
 
 
 def is_natural(kind: int) -> bool:
@@ -85,6 +102,30 @@ def _kind_of_code() -> np.ndarray:
 KIND_OF_CODE = _kind_of_code()
 assert tuple(np.bincount(KIND_OF_CODE, minlength=NUM_KINDS)) == KINDS_PER_DECK
 
+# Card id -> kind, and card id -> suit (-1 where the suit does not matter).
+CARD_KIND = np.array(list(range(NUM_KINDS)) + [natural_kind(r) for _ in range(NUM_SUITS) for r in range(NUM_NATURALS)], dtype=np.int8)
+CARD_SUIT = np.array([-1] * NUM_KINDS + [s for s in range(NUM_SUITS) for _ in range(NUM_NATURALS)], dtype=np.int8)
+
+
+def _suited_id_of_code() -> np.ndarray:
+    ids = KIND_OF_CODE.astype(np.int8).copy()
+    for code in range(52):
+        suit, _ = divmod(code, 13)
+        if is_natural(int(KIND_OF_CODE[code])):
+            ids[code] = suited_id(suit, rank_of(int(KIND_OF_CODE[code])))
+    return ids
+
+
+SUITED_ID_OF_CODE = _suited_id_of_code()
+assert np.array_equal(CARD_KIND[SUITED_ID_OF_CODE], KIND_OF_CODE)
+
+
+def card_name(card: int) -> str:
+    """``Kh``, ``10s`` for a suited natural; the kind's name otherwise."""
+    suit = int(CARD_SUIT[card])
+    name = KIND_NAMES[int(CARD_KIND[card])]
+    return name if suit < 0 else name + SUIT_LETTERS[suit]
+
 
 def deck_counts(num_decks: int) -> np.ndarray:
     """Count of each kind in the full pack of ``num_decks`` decks."""
@@ -103,6 +144,18 @@ def shuffled_kinds(seed: int, deal_index: int, num_decks: int) -> np.ndarray:
     return KIND_OF_CODE[shuffled_codes(seed, deal_index, num_decks)]
 
 
+def shuffled_cards(seed: int, deal_index: int, num_decks: int, suited: bool) -> np.ndarray:
+    """The shuffled pack as card ids: kinds, or with suits on the naturals when ``suited``."""
+    table = SUITED_ID_OF_CODE if suited else KIND_OF_CODE
+    return table[shuffled_codes(seed, deal_index, num_decks)]
+
+
+def card_id_counts(num_decks: int, suited: bool) -> np.ndarray:
+    """Count of each card id in the full pack."""
+    table = SUITED_ID_OF_CODE if suited else KIND_OF_CODE
+    return np.bincount(table, minlength=NUM_CARD_IDS).astype(np.int64) * num_decks
+
+
 def format_counts(counts) -> str:
     """``K K Q 2`` style listing of a per-kind count vector, naturals high to low."""
     order = list(range(NUM_KINDS - 1, FIRST_NATURAL - 1, -1)) + [TWO, JOKER, BLACK_THREE, RED_THREE]
@@ -112,3 +165,14 @@ def format_counts(counts) -> str:
 def parse_cards(text: str) -> list[int]:
     """Parse a space-separated list of card names into kinds."""
     return [parse_kind(tok) for tok in text.replace(",", " ").split()]
+
+
+def parse_card(token: str) -> tuple[int, int]:
+    """Parse ``Kh``, ``10s``, ``K`` or ``Jk`` into (kind, suit); suit is -1 when not given."""
+    text = token.strip()
+    if len(text) >= 2 and text[-1].lower() in SUIT_LETTERS and text.lower() not in KIND_BY_NAME:
+        kind = parse_kind(text[:-1])
+        if not is_natural(kind):
+            raise ValueError(f"card {token!r}: only naturals 4..A carry a suit")
+        return kind, SUIT_LETTERS.index(text[-1].lower())
+    return parse_kind(text), -1

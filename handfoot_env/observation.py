@@ -22,7 +22,19 @@ Counts are raw numbers of cards; points are in hundreds; running totals in thous
 | pile_counts      | 15     | the whole pile, count per kind                                         |
 | pile_take_window | 15     | the cards a take would bring to the hand, count per kind               |
 | game             | 11     | phase draw, phase play, deal index, deals in the game, stock size, my minimum / 100, clean books needed, dirty books needed, partnership, players, my side has opened |
-| house            | 144    | reserved for the ``house`` preset (runs, suited hand); zero elsewhere   |
+| house            | 144    | only rules with runs or books of 2s (``house``) fill it; zero elsewhere: |
+
+The ``house`` block (offsets from ``HOUSE``); in ``house`` "clean books" above are red
+canastas (clean books, books of 2s, runs) and "dirty books" black canastas:
+
+| offset  | size  | meaning                                                                       |
+|---------|-------|-------------------------------------------------------------------------------|
+| 0-43    | 44    | my hand's naturals by suit: index 11 * suit + rank (suits clubs, diamonds, hearts, spades) |
+| 44-47   | 4     | one-hot suit of the top discard (zero when it has no suit)                    |
+| 48-55   | 8     | my staged unfinished run per suit: (length, low rank index)                  |
+| 56      | 1     | cards in my staged unfinished book of 2s                                      |
+| 57-110  | 6 x 9 | per owner slot: unfinished run per suit (length, low rank index), then cards in its unfinished book of 2s |
+| 111-143 | 33    | spare (zero)                                                                  |
 """
 
 from __future__ import annotations
@@ -35,6 +47,7 @@ OWNER_HEADER = 8
 OWNER_FIELDS = OWNER_HEADER + GROUP_FIELDS
 GAME_FIELDS = 11
 HOUSE_FIELDS = 144
+HOUSE_OWNER_FIELDS = 9
 
 FIELDS: tuple[tuple[str, int], ...] = (
     ("hand", 15),
@@ -70,6 +83,12 @@ PILE_COUNTS = OFFSETS["pile_counts"]
 PILE_TAKE_WINDOW = OFFSETS["pile_take_window"]
 GAME = OFFSETS["game"]
 HOUSE = OFFSETS["house"]
+HOUSE_HAND = HOUSE
+HOUSE_PILE_SUIT = HOUSE + 44
+HOUSE_STAGED_RUNS = HOUSE + 48
+HOUSE_STAGED_TWOS = HOUSE + 56
+HOUSE_OWNERS = HOUSE + 57
+assert HOUSE_OWNERS + MAX_OWNERS * HOUSE_OWNER_FIELDS <= HOUSE + HOUSE_FIELDS
 
 
 def layout_table() -> list[tuple[str, str, int]]:
@@ -128,6 +147,24 @@ class ObservationView:
         """Unfinished groups of owner slot ``slot``: [11 ranks, (naturals, 2s, jokers)]."""
         base = OWNERS + slot * OWNER_FIELDS + OWNER_HEADER
         return self.obs[base:base + GROUP_FIELDS].reshape(11, 3)
+
+    @property
+    def suited_hand(self):
+        """House: my naturals by suit, [4 suits, 11 ranks]."""
+        return self.obs[HOUSE_HAND:HOUSE_HAND + 44].reshape(4, 11)
+
+    def runs(self, slot: int):
+        """House: unfinished run per suit of owner slot ``slot``: [4 suits, (length, low rank)]."""
+        base = HOUSE_OWNERS + slot * HOUSE_OWNER_FIELDS
+        return self.obs[base:base + 8].reshape(4, 2)
+
+    def twos_book(self, slot: int) -> int:
+        """House: cards in the unfinished book of 2s of owner slot ``slot``."""
+        return int(self.obs[HOUSE_OWNERS + slot * HOUSE_OWNER_FIELDS + 8])
+
+    @property
+    def staged_runs(self):
+        return self.obs[HOUSE_STAGED_RUNS:HOUSE_STAGED_RUNS + 8].reshape(4, 2)
 
     @property
     def pile_size(self) -> int:

@@ -5,7 +5,8 @@ project hard-codes a rule number.  Presets:
 
 * ``classic``      seed 000: 2-6 players, each alone, players + 1 decks, 11/11.
 * ``partnership``  seed 001: 4 players in two teams (seats 0+2, 1+3), 5 decks, 11/11.
-* ``house``        seed 003: runs, canastas, games to 20,000 (engines refuse it for now).
+* ``house``        seed 003: 2 alone or 4 in teams, 5 decks, 13/13, runs, red and black
+                   canastas, books of 2s, one card plus the top discard, games to 20,000.
 
 ``Rules.preset("classic", num_players=3)`` gives a preset with overrides; a bad value or
 an inconsistent combination raises ``ValueError`` naming the field.
@@ -42,8 +43,9 @@ class Rules:
     # Opening minimum by running total instead of by deal (003): ((threshold, minimum), ...)
     # sorted by threshold; the first row whose threshold exceeds the total applies.
     minimums_by_score: tuple[tuple[int, int], ...] | None = None
-    target_score: int | None = None  # 003: the game ends when an owner reaches it
-    max_deals: int = 30  # 003: cap so that games between weak players end
+    # 003: the game ends after the deal in which an owner reaches this total; num_deals is
+    # then the cap that ends games between weak players (RULES.md: default 30).
+    target_score: int | None = None
 
     # --- drawing and the discard pile ---------------------------------------------------
     draw_count: int = 2
@@ -66,6 +68,8 @@ class Rules:
     runs: bool = False  # 003: runs of one suit within 4..A
     books_of_twos: bool = False  # 003: a book of 2s (no joker)
     frozen_six: bool = False  # 003: a 6-card meld cannot take the top discard
+    # In 003 a red canasta is a clean book, a book of 2s or a run (clean_book_bonus) and a
+    # black canasta a book with wilds (dirty_book_bonus); books_to_go_out counts them.
 
     # --- threes ---------------------------------------------------------------------------
     red_threes_laid_down: bool = True  # 000/001: laid down at once and replaced; 003: held
@@ -77,7 +81,6 @@ class Rules:
     # --- going out ------------------------------------------------------------------------
     # (clean books, dirty books) the owner needs to go out, one entry per deal
     books_to_go_out: tuple[tuple[int, int], ...] = ((1, 1),) * 4
-    canastas_to_go_out: tuple[int, int] | None = None  # 003: (red, black)
     going_out_bonus: int = 100
     go_out_by_meld: bool = True  # False: "you must finish with a discard"
 
@@ -113,8 +116,6 @@ class Rules:
         for key in ("books_to_go_out", "minimums_by_score"):
             if isinstance(data.get(key), list):
                 data[key] = tuple(tuple(x) if isinstance(x, list) else x for x in data[key])
-        if isinstance(data.get("canastas_to_go_out"), list):
-            data["canastas_to_go_out"] = tuple(data["canastas_to_go_out"])
         return cls.preset(name, **data)
 
     def to_dict(self) -> dict[str, Any]:
@@ -186,28 +187,26 @@ PRESETS: dict[str, dict[str, Any]] = {
         books_to_go_out=((2, 2),) * 4,  # 001: two clean and two dirty books
     ),
     "house": dict(
-        num_players=2,
+        num_players=2,  # 003: two players, or partners (num_players=4, partnerships=True)
         num_decks=5,  # 003: five complete decks
-        hand_size=13,
+        hand_size=13,  # 003: thirteen for the hand and thirteen for the foot
         foot_size=13,
-        draw_one_plus_discard=True,
+        draw_one_plus_discard=True,  # 003: two from the deck, or one plus the top discard
         pile_upcard=False,  # 003 is silent; RULES.md: as in partnership
         pile_min_size=0,
         take_requires_opened=False,
-        runs=True,
-        books_of_twos=True,
-        frozen_six=True,
-        red_threes_laid_down=False,  # 003: threes are never laid down
-        red_three_bonus=0,
-        red_three_unlaid_penalty=500,  # RULES.md decision: held red three counts 500
-        black_three_penalty=5,
-        books_to_go_out=((0, 0),) * 30,
-        canastas_to_go_out=(2, 2),  # 003: two red and two black canastas
-        minimums_by_score=((5000, 50), (10000, 90), (15000, 120), (2**62, 150)),
-        target_score=20000,
-        num_deals=30,
-        max_deals=30,
-        deal_minimums=(50,) * 30,
+        runs=True,  # 003: runs of one suit, ace down to 4, no wilds
+        books_of_twos=True,  # 003: a book of 2s, only 2s, no joker
+        frozen_six=True,  # 003: six cards toward a canasta freeze it against the discard
+        red_threes_laid_down=False,  # 003: threes are never melded; they count against
+        red_three_bonus=0,  # RULES.md: no red-three bonuses in house
+        red_three_unlaid_penalty=500,  # RULES.md decision: a held red three counts 500
+        black_three_penalty=5,  # RULES.md decision: a held black three counts 5
+        books_to_go_out=((2, 2),) * 30,  # 003: two red and two black canastas to go out
+        minimums_by_score=((5000, 50), (10000, 90), (15000, 120), (2**62, 150)),  # RULES.md decision
+        target_score=20000,  # 003: first to 20,000 wins
+        num_deals=30,  # RULES.md: the game is capped at 30 deals
+        deal_minimums=(50,) * 30,  # unused: minimums_by_score decides
     ),
 }
 
@@ -253,7 +252,6 @@ def _validate(rules: Rules) -> None:
     _require_int(rules, "book_size", 3, 11)
     _require_int(rules, "max_wilds", 0, 6)
     _require_int(rules, "num_deals", 1, 30)
-    _require_int(rules, "max_deals", 1, 100)
     _require_int(rules, "pile_min_size", 0, 50)
     for name in (
         "clean_book_bonus", "dirty_book_bonus", "wild_book_bonus", "red_three_bonus",
@@ -287,14 +285,28 @@ def _validate(rules: Rules) -> None:
         _fail("books_to_go_out", f"must be a tuple of (clean, dirty) pairs, got {rules.books_to_go_out!r}")
     if len(rules.books_to_go_out) < rules.num_deals:
         _fail("books_to_go_out", f"needs one (clean, dirty) entry per deal ({rules.num_deals}), got {len(rules.books_to_go_out)}")
+    if rules.minimums_by_score is not None and not (
+        isinstance(rules.minimums_by_score, tuple) and 1 <= len(rules.minimums_by_score) <= 8
+        and all(isinstance(row, tuple) and len(row) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in row)
+                for row in rules.minimums_by_score)
+    ):
+        _fail("minimums_by_score", f"must be 1 to 8 (threshold, minimum) pairs, got {rules.minimums_by_score!r}")
     if rules.minimums_by_score is not None:
         thresholds = [t for t, _ in rules.minimums_by_score]
+        if any(m < 0 for _, m in rules.minimums_by_score):
+            _fail("minimums_by_score", "minimums must be non-negative")
         if thresholds != sorted(thresholds):
             _fail("minimums_by_score", "thresholds must be in increasing order")
     if rules.target_score is not None:
         _require_int(rules, "target_score", 1, 10**9)
     if rules.draw_one_plus_discard and rules.draw_count != 2:
         _fail("draw_one_plus_discard", "needs draw_count == 2 (one from the stock plus the discard)")
+    if rules.draw_one_plus_discard and rules.staging_before_draw:
+        _fail("staging_before_draw", "serves a take that opens; with draw_one_plus_discard the take never melds")
+    if rules.frozen_six and not rules.draw_one_plus_discard:
+        _fail("frozen_six", "freezes six-card melds against the top discard; it needs draw_one_plus_discard")
+    if rules.runs and rules.book_size > 11:
+        _fail("book_size", "with runs a meld holds at most 11 cards (4 to ace)")
     if rules.wild_books and rules.books_of_twos:
         _fail("wild_books", "cannot be combined with books_of_twos")
     if rules.wild_book_to_go_out and not rules.wild_books:
@@ -302,25 +314,10 @@ def _validate(rules: Rules) -> None:
 
 
 def unsupported_by_engines(rules: Rules) -> list[str]:
-    """Rules the engines do not implement yet, each as a sentence naming the field."""
+    """Rules the engines do not implement, each as a sentence naming the field."""
     problems = []
-    for name, label in (
-        ("runs", "runs (house)"),
-        ("books_of_twos", "books of 2s (house)"),
-        ("draw_one_plus_discard", "drawing one card plus the top discard (house)"),
-        ("frozen_six", "frozen six-card melds (house)"),
-        ("wild_books", "wild books"),
-    ):
-        if getattr(rules, name):
-            problems.append(f"{name}={getattr(rules, name)!r}: {label} is not implemented by the engines yet")
-    if not rules.red_threes_laid_down:
-        problems.append("red_threes_laid_down=False: held threes (house) are not implemented by the engines yet")
-    if rules.minimums_by_score is not None:
-        problems.append("minimums_by_score: opening minimums by running total (house) are not implemented yet")
-    if rules.target_score is not None:
-        problems.append("target_score: games to a target score (house) are not implemented yet")
-    if rules.canastas_to_go_out is not None:
-        problems.append("canastas_to_go_out: canasta requirements (house) are not implemented yet")
+    if rules.wild_books:
+        problems.append("wild_books=True: books of 7 wilds are not implemented by the engines yet")
     return problems
 
 

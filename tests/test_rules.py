@@ -49,6 +49,10 @@ def test_rules_are_frozen_and_round_trip():
         ({"num_decks": 1, "num_players": 4}, "num_decks"),
         ({"go_out_by_meld": "yes"}, "go_out_by_meld"),
         ({"books_to_go_out": ((1, 1),)}, "books_to_go_out"),
+        ({"frozen_six": True}, "frozen_six"),
+        ({"minimums_by_score": ((5000, 50), (100, 90))}, "minimums_by_score"),
+        ({"minimums_by_score": ((5000, "fifty"),)}, "minimums_by_score"),
+        ({"draw_one_plus_discard": True, "staging_before_draw": True}, "staging_before_draw"),
     ],
 )
 def test_bad_values_name_the_field(overrides, field):
@@ -80,8 +84,8 @@ def test_variations_are_configurable():
 
 
 def test_engines_refuse_what_they_do_not_support():
-    assert unsupported_by_engines(Rules.preset("classic")) == []
-    with pytest.raises(ValueError, match="runs"):
-        require_supported(Rules.preset("house"))
+    for name in PRESET_NAMES:
+        assert unsupported_by_engines(Rules.preset(name)) == []
+    require_supported(Rules.preset("house", num_players=4, partnerships=True))
     with pytest.raises(ValueError, match="wild_books"):
         require_supported(Rules.preset("classic", wild_books=True))

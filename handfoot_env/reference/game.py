@@ -22,6 +22,18 @@ Decisions where RULES.md is silent (each also noted where it is made):
   then); it is played from on the next turn (seed 003: "they pick up their Foot").
 * Before the draw, staging that would leave the player no legal draw or take is refused,
   so that every position has a legal action.
+
+``house`` (runs, so suits matter) adds these decisions, RULES.md being silent:
+* A natural that goes into a book is taken from the suit in which the hand holds the fewest
+  cards (ties: clubs, diamonds, hearts, spades), so that long suits stay for runs; the
+  action layout names no suit for book cards.
+* One unfinished run per suit per owner, as one unfinished book per rank.
+* Taking the top discard comes with one card from the stock, so it needs a non-empty stock;
+  the stock card is drawn first.  Any top card may be taken unless it is frozen out:
+  a natural that would complete a 6-card book of its rank or extend a 6-card run of its
+  suit, or a 2 that would complete a 6-card book of 2s (RULES.md: "a book of its rank, or
+  a run it extends").
+* Runs and books of 2s stage and count toward the opening like books.
 """
 
 from __future__ import annotations
@@ -30,12 +42,15 @@ import numpy as np
 
 from handfoot_env import actions as A
 from handfoot_env.cards import (
-    JOKER, KIND_NAMES, KIND_VALUES, NUM_KINDS, NUM_NATURALS, RED_THREE, TWO,
-    is_natural, natural_kind, rank_of, shuffled_kinds,
+    CARD_KIND, CARD_SUIT, JOKER, KIND_NAMES, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE,
+    SUIT_NAMES, TWO, card_name, is_natural, natural_kind, rank_of, shuffled_cards, suited_id,
 )
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference.scoring import DealResult, score_deal
-from handfoot_env.reference.state import Group, Seat, Side, count_books, unfinished_group
+from handfoot_env.reference.state import (
+    Group, Meld, Run, Seat, Side, TwosBook, count_books, unfinished_group, unfinished_run,
+    unfinished_twos_book,
+)
 from handfoot_env.rules import Rules, require_supported
 
 DRAW_PHASE, PLAY_PHASE, GAME_OVER = "draw", "play", "game_over"
@@ -69,52 +84,62 @@ class Game:
         self.sides = [Side() for _ in range(rules.num_owners)]
         self.pile: list[int] = []  # top is pile[-1]
 
-        pack = shuffled_kinds(self.seed, self.deal_index, int(rules.num_decks))
+        # Stock and pile hold card ids: kinds, or suited naturals when runs are played.
+        pack = shuffled_cards(self.seed, self.deal_index, int(rules.num_decks), suited=rules.runs)
         position = 0
-        for pile_name, size in (("hand", rules.hand_size), ("foot", rules.foot_size)):
-            for i in range(size * n):
-                seat = self.seats[(self.current + i) % n]
-                getattr(seat, pile_name)[int(pack[position])] += 1
+        for part in ("hand", "foot"):
+            for i in range(getattr(rules, f"{part}_size") * n):
+                self._add_card(self.seats[(self.current + i) % n], int(pack[position]), part)
                 position += 1
         self.stock: list[int] = [int(k) for k in pack[position:][::-1]]  # top is stock[-1]
 
         if rules.pile_upcard:
             self._turn_up_first_discard()
         for i in range(n):  # red threes dealt into hands go down, seat by seat
-            seat_index = (self.current + i) % n
-            self._lay_down_red_threes(seat_index, self.seats[seat_index].hand)
+            self._lay_down_red_threes((self.current + i) % n)
         self._begin_turn()
 
     def _turn_up_first_discard(self) -> None:
         """000: turn up the stock's top card; a wild or a three goes to the bottom."""
         for _ in range(len(self.stock)):
             card = self.stock.pop()
-            if is_natural(card):
+            if is_natural(int(CARD_KIND[card])):
                 self.pile.append(card)
                 return
             self.stock.insert(0, card)
 
-    def _lay_down_red_threes(self, seat_index: int, cards: list[int]) -> None:
-        """Red threes in ``cards`` (a hand) go to the owner's table, each replaced from the stock."""
+    @staticmethod
+    def _add_card(seat: Seat, card: int, part: str = "hand") -> None:
+        """Put card id ``card`` into the seat's hand or foot (by kind, and by suit if it has one)."""
+        getattr(seat, part)[int(CARD_KIND[card])] += 1
+        suit = int(CARD_SUIT[card])
+        if suit >= 0:
+            getattr(seat, f"{part}_suits")[suit][rank_of(int(CARD_KIND[card]))] += 1
+
+    def _lay_down_red_threes(self, seat_index: int) -> None:
+        """Red threes in the hand go to the owner's table, each replaced from the stock."""
+        if not self.rules.red_threes_laid_down:  # house: threes are held
+            return
+        seat = self.seats[seat_index]
         side = self.sides[self.rules.owner_of(seat_index)]
-        while cards[RED_THREE] > 0:
-            cards[RED_THREE] -= 1
+        while seat.hand[RED_THREE] > 0:
+            seat.hand[RED_THREE] -= 1
             side.red_threes += 1
             if self.stock:  # with an empty stock no replacement is drawn
-                cards[self.stock.pop()] += 1
+                self._add_card(seat, self.stock.pop())
 
     def _receive(self, seat_index: int, card: int) -> None:
         """A card enters the hand; a red three goes down at once and is replaced."""
-        hand = self.seats[seat_index].hand
-        hand[card] += 1
+        self._add_card(self.seats[seat_index], card)
         if card == RED_THREE:
-            self._lay_down_red_threes(seat_index, hand)
+            self._lay_down_red_threes(seat_index)
 
     def _pick_up_foot(self, seat_index: int) -> None:
         seat = self.seats[seat_index]
         seat.hand, seat.foot = seat.foot, [0] * NUM_KINDS
+        seat.hand_suits, seat.foot_suits = seat.foot_suits, [[0] * NUM_NATURALS for _ in range(NUM_SUITS)]
         seat.on_foot = True
-        self._lay_down_red_threes(seat_index, seat.hand)
+        self._lay_down_red_threes(seat_index)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -154,7 +179,9 @@ class Game:
         """Actions worth asking ``why_illegal`` about: the others need cards the player lacks.
 
         Only a shortcut: every candidate is still judged by ``why_illegal``."""
-        hand = self.seats[self.current].hand
+        rules = self.rules
+        seat = self.seats[self.current]
+        hand = seat.hand
         out = [A.DRAW, A.TAKE_PILE]
         for rank in range(NUM_NATURALS):
             kind = natural_kind(rank)
@@ -170,8 +197,20 @@ class Game:
                 out.append(A.add_two(rank))
             if hand[JOKER]:
                 out.append(A.add_joker(rank))
+        if rules.runs:
+            for suit in range(NUM_SUITS):
+                held = seat.hand_suits[suit]
+                out.extend(A.start_run(suit, r) for r in range(A.RUN_STARTS) if held[r] and held[r + 1] and held[r + 2])
+                out.extend((A.extend_run_down(suit), A.extend_run_up(suit)))
+        if rules.books_of_twos and hand[TWO]:
+            out.extend((A.START_TWOS_BOOK, A.ADD_TWO_TO_TWOS_BOOK))
         if self.phase == PLAY_PHASE:
             out.extend(A.discard(kind) for kind in range(NUM_KINDS) if hand[kind])
+            if rules.runs:
+                out.extend(
+                    A.discard_suited(suit, r)
+                    for suit in range(NUM_SUITS) for r in range(NUM_NATURALS) if seat.hand_suits[suit][r]
+                )
         return out
 
     def legal_actions(self) -> list[int]:
@@ -189,11 +228,15 @@ class Game:
             return self._draw_problem()
         if act.kind == "take_pile":
             return self._take_problem()
-        if act.is_group_action:
-            return self._group_problem(act)
         if act.kind == "discard":
+            if self.rules.runs and is_natural(act.card):
+                return "with runs a natural's suit matters: discard it with the suited discard action"
             return self._discard_problem(act.card)
-        return "this action belongs to the house preset (runs, books of 2s, suited discards)"
+        if act.kind == "discard_suited":
+            if not self.rules.runs:
+                return "suited discards belong to rules with runs (house); discard by kind"
+            return self._discard_problem(suited_id(act.suit, act.rank))
+        return self._meld_problem(act)
 
     def _draw_problem(self) -> str | None:
         if self.phase != DRAW_PHASE:
@@ -202,9 +245,11 @@ class Game:
             return f"the stock holds {len(self.stock)} cards; drawing needs {self.rules.draw_count}"
         return None
 
-    def _take_problem(self, hand: list[int] | None = None, staged: list[Group] | None = None) -> str | None:
+    def _take_problem(self, hand: list[int] | None = None, staged: list[Meld] | None = None) -> str | None:
         """Why the current player may not take the pile (optionally with a hypothetical hand)."""
         rules = self.rules
+        if rules.draw_one_plus_discard:
+            return self._top_discard_problem()
         seat = self.seats[self.current]
         side = self.sides[self.owner()]
         hand = seat.hand if hand is None else hand
@@ -215,7 +260,7 @@ class Game:
             return "these rules do not allow taking the pile"
         if not self.pile:
             return "the discard pile is empty"
-        top = self.pile[-1]
+        top = int(CARD_KIND[self.pile[-1]])
         if not is_natural(top):
             return f"the top card ({KIND_NAMES[top]}) is not a natural: a wild or a three blocks the pile"
         if len(self.pile) < rules.pile_min_size:
@@ -254,6 +299,36 @@ class Game:
         books = count_books(melded, rules.book_size)  # an unopened side has no table groups
         return self._cards_left_problem(cards_left, books)
 
+    def _top_discard_problem(self) -> str | None:
+        """House: may the player draw one card from the stock plus the top discard?"""
+        if self.phase != DRAW_PHASE:
+            return "the top discard can only be taken as part of the draw"
+        if not self.pile:
+            return "the discard pile is empty"
+        if not self.stock:
+            return "the stock is empty: the top discard is taken together with one card from the stock"
+        frozen = self._frozen_meld(self.pile[-1]) if self.rules.frozen_six else None
+        if frozen is not None:
+            return (
+                f"your {frozen} holds {self.rules.book_size - 1} cards and is frozen: "
+                f"you may not take the {card_name(self.pile[-1])} that would complete it"
+            )
+        return None
+
+    def _frozen_meld(self, card: int) -> str | None:
+        """The owner's meld one card short of a book that ``card`` would complete, named, or None."""
+        kind, suit = int(CARD_KIND[card]), int(CARD_SUIT[card])
+        for meld in self.sides[self.owner()].groups:
+            if meld.size != self.rules.book_size - 1:
+                continue
+            if isinstance(meld, Group) and is_natural(kind) and meld.rank == rank_of(kind):
+                return f"book of {KIND_NAMES[kind]}"
+            if isinstance(meld, Run) and suit == meld.suit and rank_of(kind) in (meld.low - 1, meld.high + 1):
+                return f"run of {SUIT_NAMES[suit]}"
+            if isinstance(meld, TwosBook) and kind == TWO:
+                return "book of 2s"
+        return None
+
     def _cards_left_problem(self, cards_left: int, books: tuple[int, int]) -> str | None:
         """The 2-card rule: from the foot, a meld must leave 2 cards until the owner can go out."""
         seat = self.seats[self.current]
@@ -269,28 +344,24 @@ class Game:
             return "these rules require you to finish with a discard"
         return None
 
-    def _group_problem(self, act: A.Action) -> str | None:
+    def _meld_plan(self, act: A.Action, groups: list[Meld]) -> str | tuple[list[int], list[tuple[int, int]], Meld | None, Meld]:
+        """What a meld action needs and makes: (cards per kind, suited cards, the meld it grows or
+        None, the meld after it), or the reason it cannot be made from these melds."""
         rules = self.rules
-        seat = self.seats[self.current]
-        side = self.sides[self.owner()]
-        name = KIND_NAMES[natural_kind(act.rank)]
-        if self.phase == DRAW_PHASE and not (rules.staging_before_draw and not side.opened):
-            return "draw or take the pile before melding"
-        staging = not side.opened
-        groups = seat.staged if staging else side.groups
-        current = unfinished_group(groups, act.rank, rules.book_size)
-        kind = natural_kind(act.rank)
         need = [0] * NUM_KINDS
-        if act.kind == "start_group":
-            if current is not None:
-                return f"there is already an unfinished group of {name}; add to it instead"
-            naturals, twos, jokers = A.COMPOSITIONS[act.composition]
-            need[kind], need[TWO], need[JOKER] = naturals, twos, jokers
-            result = Group(act.rank, naturals, twos, jokers)
-        else:
+        suited: list[tuple[int, int]] = []  # (suit, rank) of the run cards it takes
+        if act.is_group_action:
+            name = KIND_NAMES[natural_kind(act.rank)]
+            current = unfinished_group(groups, act.rank, rules.book_size)
+            kind = natural_kind(act.rank)
+            if act.kind == "start_group":
+                if current is not None:
+                    return f"there is already an unfinished group of {name}; add to it instead"
+                naturals, twos, jokers = A.COMPOSITIONS[act.composition]
+                need[kind], need[TWO], need[JOKER] = naturals, twos, jokers
+                return need, suited, None, Group(act.rank, naturals, twos, jokers)
             if current is None:
-                where = "staged " if staging else ""
-                return f"there is no unfinished {where}group of {name} to add to"
+                return f"there is no unfinished {'staged ' if groups is not self.sides[self.owner()].groups else ''}group of {name} to add to"
             result = current.copy()
             if act.kind == "add_natural":
                 need[kind], result.naturals = 1, result.naturals + 1
@@ -298,12 +369,65 @@ class Game:
                 need[TWO], result.twos = 1, result.twos + 1
             else:
                 need[JOKER], result.jokers = 1, result.jokers + 1
+            return need, suited, current, result
+        if act.kind in ("start_run", "extend_run_down", "extend_run_up"):
+            if not rules.runs:
+                return "runs belong to the house preset (rules field runs)"
+            suit_name = SUIT_NAMES[act.suit]
+            current = unfinished_run(groups, act.suit, rules.book_size)
+            if act.kind == "start_run":
+                if current is not None:
+                    return f"there is already an unfinished run of {suit_name}; extend it instead"
+                suited = [(act.suit, r) for r in range(act.rank, act.rank + 3)]
+                result: Meld = Run(act.suit, act.rank, 3)
+            else:
+                if current is None:
+                    return f"there is no unfinished run of {suit_name} to extend"
+                if act.kind == "extend_run_down":
+                    if current.low == 0:
+                        return f"the run of {suit_name} already starts at 4"
+                    suited, result = [(act.suit, current.low - 1)], Run(act.suit, current.low - 1, current.length + 1)
+                else:
+                    if current.high == NUM_NATURALS - 1:
+                        return f"the run of {suit_name} already ends at the ace"
+                    suited, result = [(act.suit, current.high + 1)], Run(act.suit, current.low, current.length + 1)
+            for suit, r in suited:
+                need[natural_kind(r)] += 1
+            return need, suited, current, result
+        if not rules.books_of_twos:
+            return "books of 2s belong to the house preset (rules field books_of_twos)"
+        current = unfinished_twos_book(groups, rules.book_size)
+        if act.kind == "start_twos_book":
+            if current is not None:
+                return "there is already an unfinished book of 2s; add to it instead"
+            need[TWO] = 3
+            return need, suited, None, TwosBook(3)
+        if current is None:
+            return "there is no unfinished book of 2s to add to"
+        need[TWO] = 1
+        return need, suited, current, TwosBook(current.twos + 1)
+
+    def _meld_problem(self, act: A.Action) -> str | None:
+        rules = self.rules
+        seat = self.seats[self.current]
+        side = self.sides[self.owner()]
+        if self.phase == DRAW_PHASE and not (rules.staging_before_draw and not side.opened):
+            return "draw or take the pile before melding"
+        staging = not side.opened
+        groups = seat.staged if staging else side.groups
+        plan = self._meld_plan(act, groups)
+        if isinstance(plan, str):
+            return plan
+        need, suited, current, result = plan
         for k in range(NUM_KINDS):
             if seat.hand[k] < need[k]:
                 return f"you do not hold enough {KIND_NAMES[k]} (need {need[k]}, have {seat.hand[k]})"
+        for suit, r in suited:
+            if seat.hand_suits[suit][r] < 1:
+                return f"you do not hold the {card_name(suited_id(suit, r))}"
         if result.size > rules.book_size:
             return f"a group holds at most {rules.book_size} cards"
-        if not rules.wilds_allowed(result.naturals, result.wilds):
+        if isinstance(result, Group) and not rules.wilds_allowed(result.naturals, result.wilds):
             return (
                 f"a group of {result.naturals} naturals and {result.wilds} wilds breaks the wild-card "
                 f"limit ({rules.wild_limit}, at most {rules.max_wilds} wilds, naturals outnumber wilds)"
@@ -329,12 +453,14 @@ class Game:
             after = after + side.groups  # the staged groups go down: books count from now
         return self._cards_left_problem(cards_left, count_books(after, rules.book_size))
 
-    def _discard_problem(self, kind: int) -> str | None:
+    def _discard_problem(self, card: int) -> str | None:
         seat = self.seats[self.current]
         if self.phase != PLAY_PHASE:
             return "draw or take the pile before discarding"
-        if seat.hand[kind] == 0:
-            return f"you hold no {KIND_NAMES[kind]} to discard"
+        kind, suit = int(CARD_KIND[card]), int(CARD_SUIT[card])
+        held = seat.hand[kind] if suit < 0 else seat.hand_suits[suit][rank_of(kind)]
+        if held == 0:
+            return f"you hold no {card_name(card)} to discard"
         empties = seat.hand_size == 1 and not seat.staged
         if empties and seat.on_foot:
             side = self.sides[self.owner()]
@@ -353,9 +479,11 @@ class Game:
         if act.kind == "draw":
             self._draw()
         elif act.kind == "take_pile":
-            self._take_pile()
+            self._take_top_discard() if self.rules.draw_one_plus_discard else self._take_pile()
         elif act.kind == "discard":
             self._discard(act.card)
+        elif act.kind == "discard_suited":
+            self._discard(suited_id(act.suit, act.rank))
         else:
             self._meld(act)
 
@@ -365,11 +493,17 @@ class Game:
                 self._receive(self.current, self.stock.pop())
         self.phase = PLAY_PHASE
 
+    def _take_top_discard(self) -> None:
+        """House: one card from the stock, then the top discard, into the hand."""
+        self._receive(self.current, self.stock.pop())
+        self._receive(self.current, self.pile.pop())
+        self.phase = PLAY_PHASE
+
     def _take_pile(self) -> None:
         rules = self.rules
         seat = self.seats[self.current]
         side = self.sides[self.owner()]
-        top = self.pile.pop()
+        top = int(CARD_KIND[self.pile.pop()])
         seat.hand[top] -= 2
         groups = side.groups if side.opened else seat.staged
         target = unfinished_group(groups, rank_of(top), rules.book_size)
@@ -388,31 +522,39 @@ class Game:
     def _open(self, seat: Seat, side: Side) -> None:
         side.groups.extend(seat.staged)
         seat.staged = []
+        seat.staged_suits = [[0] * NUM_NATURALS for _ in range(NUM_SUITS)]
         side.opened = True
+
+    def _book_suit(self, seat: Seat, rank: int) -> int:
+        """The suit a natural of ``rank`` leaves the hand from when it goes into a book:
+        the suit the hand holds fewest cards of (ties: clubs first), keeping runs' suits."""
+        held = [suit for suit in range(NUM_SUITS) if seat.hand_suits[suit][rank] > 0]
+        return min(held, key=lambda suit: (sum(seat.hand_suits[suit]), suit))
+
+    @staticmethod
+    def _move_natural(seat: Seat, suit: int, rank: int, staging: bool) -> None:
+        seat.hand_suits[suit][rank] -= 1
+        if staging:  # remembered so that the card can go back to the hand
+            seat.staged_suits[suit][rank] += 1
 
     def _meld(self, act: A.Action) -> None:
         rules = self.rules
         seat = self.seats[self.current]
         side = self.sides[self.owner()]
         groups = side.groups if side.opened else seat.staged
-        kind = natural_kind(act.rank)
-        if act.kind == "start_group":
-            naturals, twos, jokers = A.COMPOSITIONS[act.composition]
-            groups.append(Group(act.rank, naturals, twos, jokers))
-            seat.hand[kind] -= naturals
-            seat.hand[TWO] -= twos
-            seat.hand[JOKER] -= jokers
+        need, suited, current, result = self._meld_plan(act, groups)
+        if rules.runs:  # the naturals leave the hand by suit: a run's own, a book's by _book_suit
+            for suit, r in suited:
+                self._move_natural(seat, suit, r, staging=not side.opened)
+            if act.is_group_action:
+                for _ in range(need[natural_kind(act.rank)]):
+                    self._move_natural(seat, self._book_suit(seat, act.rank), act.rank, staging=not side.opened)
+        for k in range(NUM_KINDS):
+            seat.hand[k] -= need[k]
+        if current is None:
+            groups.append(result)
         else:
-            group = unfinished_group(groups, act.rank, rules.book_size)
-            if act.kind == "add_natural":
-                group.naturals += 1
-                seat.hand[kind] -= 1
-            elif act.kind == "add_two":
-                group.twos += 1
-                seat.hand[TWO] -= 1
-            else:
-                group.jokers += 1
-                seat.hand[JOKER] -= 1
+            groups[next(i for i, g in enumerate(groups) if g is current)] = result
         if not side.opened:
             if seat.staged_value < self.minimum(self.owner()):
                 return  # still staging
@@ -429,14 +571,21 @@ class Game:
         else:
             self._pick_up_foot(self.current)
 
-    def _discard(self, kind: int) -> None:
+    def _discard(self, card: int) -> None:
         seat = self.seats[self.current]
+        kind, suit = int(CARD_KIND[card]), int(CARD_SUIT[card])
         seat.hand[kind] -= 1
-        self.pile.append(kind)
-        for group in seat.staged:  # staged groups that never reached the minimum go back
+        if suit >= 0:
+            seat.hand_suits[suit][rank_of(kind)] -= 1
+        self.pile.append(card)
+        for group in seat.staged:  # staged melds that never reached the minimum go back
             for k, c in enumerate(group.counts()):
                 seat.hand[k] += c
+        for suit in range(NUM_SUITS):
+            for r in range(NUM_NATURALS):
+                seat.hand_suits[suit][r] += seat.staged_suits[suit][r]
         seat.staged = []
+        seat.staged_suits = [[0] * NUM_NATURALS for _ in range(NUM_SUITS)]
         if seat.hand_size == 0:
             if seat.on_foot:
                 self._end_deal(went_out=self.current)
@@ -457,7 +606,8 @@ class Game:
         self.deal_results.append(result)
         for owner, score in enumerate(result.scores):
             self.totals[owner] += score
-        if self.deal_index + 1 >= self.rules.num_deals:
+        target = self.rules.target_score
+        if self.deal_index + 1 >= self.rules.num_deals or (target is not None and max(self.totals) >= target):
             self.phase = GAME_OVER
             return
         self.deal_index += 1
@@ -467,8 +617,8 @@ class Game:
     def card_counts_by_place(self) -> dict[str, list[int]]:
         """Every card's place, as counts per kind (for the conservation invariant)."""
         places: dict[str, list[int]] = {}
-        places["stock"] = [self.stock.count(k) for k in range(NUM_KINDS)]
-        places["pile"] = [self.pile.count(k) for k in range(NUM_KINDS)]
+        places["stock"] = np.bincount(CARD_KIND[self.stock], minlength=NUM_KINDS).tolist() if self.stock else [0] * NUM_KINDS
+        places["pile"] = np.bincount(CARD_KIND[self.pile], minlength=NUM_KINDS).tolist() if self.pile else [0] * NUM_KINDS
         for i, seat in enumerate(self.seats):
             places[f"hand{i}"] = list(seat.hand)
             places[f"foot{i}"] = list(seat.foot)

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from handfoot_env.cards import BLACK_THREE, KIND_VALUES, NUM_KINDS, RED_THREE, deck_counts
+from handfoot_env.cards import (
+    BLACK_THREE, KIND_VALUES, NUM_KINDS, NUM_NATURALS, RED_THREE, card_id_counts,
+    deck_counts, natural_kind, suited_id,
+)
 from handfoot_env.reference.game import GAME_OVER, Game
+from handfoot_env.reference.state import Group, Run, TwosBook
 
 
 class InvariantError(AssertionError):
@@ -33,14 +37,19 @@ def check_position(game: Game, mask: np.ndarray | None = None) -> None:
         if RED_THREE in game.pile:
             raise InvariantError("a red three is in the discard pile")
     for o, side in enumerate(game.sides):
-        ranks_unfinished = [g.rank for g in side.groups if g.size < rules.book_size]
-        if len(ranks_unfinished) != len(set(ranks_unfinished)):
-            raise InvariantError(f"owner {o} has two unfinished groups of one rank")
+        unfinished = [(type(g).__name__, getattr(g, "rank", getattr(g, "suit", 0)))
+                      for g in side.groups if g.size < rules.book_size]
+        if len(unfinished) != len(set(unfinished)):
+            raise InvariantError(f"owner {o} has two unfinished melds of one rank or suit: {side.groups}")
         if side.groups and not side.opened:
             raise InvariantError(f"owner {o} has groups on the table without having opened")
+        if side.red_threes and not rules.red_threes_laid_down:
+            raise InvariantError(f"owner {o} has red threes on the table though they are never laid down")
         for g in side.groups:
-            if not 3 <= g.size <= rules.book_size or not rules.wilds_allowed(g.naturals, g.wilds):
-                raise InvariantError(f"owner {o} has an illegal group {g}")
+            if not _legal_meld(g, rules):
+                raise InvariantError(f"owner {o} has an illegal meld {g}")
+    if rules.runs:
+        _check_suits(game)
     for i, seat in enumerate(game.seats):
         if seat.staged and (game.phase == GAME_OVER or game.sides[rules.owner_of(i)].opened):
             raise InvariantError(f"seat {i} has staged groups after opening")
@@ -50,6 +59,43 @@ def check_position(game: Game, mask: np.ndarray | None = None) -> None:
             raise InvariantError(f"seat {i} plays from the foot but still has one")
     if game.phase != GAME_OVER and not (game.legal_mask() if mask is None else mask).any():
         raise InvariantError("no legal action in a position that is not over")
+
+
+def _legal_meld(meld, rules) -> bool:
+    if not 3 <= meld.size <= rules.book_size:
+        return False
+    if isinstance(meld, Group):
+        return rules.wilds_allowed(meld.naturals, meld.wilds)
+    if isinstance(meld, Run):
+        return rules.runs and meld.low >= 0 and meld.high < NUM_NATURALS
+    return isinstance(meld, TwosBook) and rules.books_of_twos
+
+
+def _check_suits(game: Game) -> None:
+    """With runs, the suits of every held card agree with the kinds, and no suited card is
+    in the stock or the pile more often than the pack has it."""
+    for i, seat in enumerate(game.seats):
+        staged_kinds = [0] * NUM_KINDS
+        for g in seat.staged:
+            for k, c in enumerate(g.counts()):
+                staged_kinds[k] += c
+        for name, kinds, suits in (("hand", seat.hand, seat.hand_suits), ("foot", seat.foot, seat.foot_suits),
+                                   ("staged", staged_kinds, seat.staged_suits)):
+            for r in range(NUM_NATURALS):
+                column = [suits[s][r] for s in range(4)]
+                if min(column) < 0 or sum(column) != kinds[natural_kind(r)]:
+                    raise InvariantError(f"seat {i}'s {name} suits {column} disagree with its {kinds[natural_kind(r)]} naturals of rank {r}")
+    seen = np.zeros_like(card_id_counts(int(game.rules.num_decks), True))
+    for cards in (game.stock, game.pile):
+        for card in cards:
+            seen[card] += 1
+    for seat in game.seats:
+        for suits in (seat.hand_suits, seat.foot_suits, seat.staged_suits):
+            for s in range(4):
+                for r in range(NUM_NATURALS):
+                    seen[suited_id(s, r)] += suits[s][r]
+    if (seen > card_id_counts(int(game.rules.num_decks), True)).any():
+        raise InvariantError("more copies of a suited card than the pack holds")
 
 
 def recount_deal(result, rules) -> tuple[int, ...]:

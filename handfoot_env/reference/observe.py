@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from handfoot_env import observation as O
-from handfoot_env.cards import NUM_KINDS
+from handfoot_env.cards import CARD_KIND, CARD_SUIT, NUM_KINDS
 from handfoot_env.reference.game import DRAW_PHASE, PLAY_PHASE, Game
-from handfoot_env.reference.state import count_books
+from handfoot_env.reference.state import Group, Meld, Run, TwosBook, count_books
 
 
 def observe(game: Game, seat: int) -> np.ndarray:
@@ -50,19 +50,22 @@ def observe(game: Game, seat: int) -> np.ndarray:
             game.minimum(owner) / 100,
         )
         for group in side.groups:
-            if group.size < rules.book_size:
+            if isinstance(group, Group) and group.size < rules.book_size:
                 at = base + O.OWNER_HEADER + 3 * group.rank
                 obs[at:at + 3] = (group.naturals, group.twos, group.jokers)
 
     obs[O.PILE_SIZE] = len(game.pile)
     if game.pile:
-        obs[O.PILE_TOP + game.pile[-1]] = 1
-        for kind in game.pile:
+        pile = CARD_KIND[game.pile].astype(np.int64)
+        obs[O.PILE_TOP + pile[-1]] = 1
+        for kind in pile:
             obs[O.PILE_COUNTS + kind] += 1
         window = len(game.pile) - 1
-        if rules.pile_take_count is not None:
+        if rules.draw_one_plus_discard:
+            window = 0  # house: only the top discard is ever taken
+        elif rules.pile_take_count is not None:
             window = min(window, max(rules.pile_take_count - 1, 0))
-        for kind in game.pile[len(game.pile) - 1 - window:len(game.pile) - 1]:
+        for kind in pile[len(pile) - 1 - window:len(pile) - 1]:
             obs[O.PILE_TAKE_WINDOW + kind] += 1
 
     need_clean, need_dirty = game.books_needed()
@@ -79,7 +82,32 @@ def observe(game: Game, seat: int) -> np.ndarray:
         rules.num_players,
         game.sides[my_owner].opened,
     )
+    if rules.runs or rules.books_of_twos:
+        _observe_house(game, seat, obs)
     return obs
+
+
+def _put_runs_and_twos(melds: list[Meld], book_size: int, obs: np.ndarray, runs_at: int, twos_at: int) -> None:
+    for meld in melds:
+        if meld.size >= book_size:
+            continue
+        if isinstance(meld, Run):
+            obs[runs_at + 2 * meld.suit:runs_at + 2 * meld.suit + 2] = (meld.length, meld.low)
+        elif isinstance(meld, TwosBook):
+            obs[twos_at] = meld.twos
+
+
+def _observe_house(game: Game, seat: int, obs: np.ndarray) -> None:
+    """The ``house`` block: suited hand, the top discard's suit, runs and books of 2s."""
+    rules = game.rules
+    me = game.seats[seat]
+    obs[O.HOUSE_HAND:O.HOUSE_HAND + 44] = np.asarray(me.hand_suits).reshape(-1)
+    if game.pile and CARD_SUIT[game.pile[-1]] >= 0:
+        obs[O.HOUSE_PILE_SUIT + int(CARD_SUIT[game.pile[-1]])] = 1
+    _put_runs_and_twos(me.staged, rules.book_size, obs, O.HOUSE_STAGED_RUNS, O.HOUSE_STAGED_TWOS)
+    for slot, owner in enumerate(O.relative_owners(rules.owner_of(seat), rules.num_owners)):
+        base = O.HOUSE_OWNERS + slot * O.HOUSE_OWNER_FIELDS
+        _put_runs_and_twos(game.sides[owner].groups, rules.book_size, obs, base, base + 8)
 
 
 __all__ = ["observe"]

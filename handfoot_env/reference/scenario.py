@@ -17,6 +17,10 @@
 
 Cards are written ``4 .. 10 J Q K A``, ``2``, ``Jk`` (joker), ``3b``/``3r`` (black/red
 three).  Unless the stock is listed, every card of the pack is placed exactly once.
+
+With runs (``house``) naturals carry a suit: ``Kh``, ``10s``, ``4c``, ``Ad``; a natural
+written without one takes the first suit of its rank left in the pack (clubs first).  On a
+table, ``4h 5h 6h`` (one suit, ranks in sequence) is a run and ``2 2 2`` a book of 2s.
 """
 
 from __future__ import annotations
@@ -28,35 +32,78 @@ import numpy as np
 import yaml
 
 from handfoot_env.cards import (
-    JOKER, KIND_NAMES, NUM_KINDS, RED_THREE, TWO, deck_counts, is_natural, parse_cards, rank_of,
+    CARD_KIND, CARD_SUIT, JOKER, NUM_CARD_IDS, NUM_SUITS, RED_THREE, TWO, card_id_counts,
+    card_name, is_natural, parse_card, rank_of, suited_id,
 )
 from handfoot_env.errors import ScenarioError
 from handfoot_env.reference.game import DRAW_PHASE, PLAY_PHASE, Game
-from handfoot_env.reference.state import Group, Seat, Side
+from handfoot_env.reference.state import Group, Meld, Run, Seat, Side, TwosBook
 from handfoot_env.rules import Rules, require_supported
 
 _KEYS = {"preset", "rules", "seed", "deal", "to_move", "phase", "seats", "tables", "pile", "stock", "scores"}
 
 
-def _cards(value: Any, where: str) -> list[int]:
-    if value is None:
-        return []
-    if isinstance(value, list):
-        value = " ".join(str(v) for v in value)
-    try:
-        return parse_cards(str(value))
-    except ValueError as exc:
-        raise ScenarioError(f"{where}: {exc}") from None
+class _Pack:
+    """The cards not yet placed, by card id; hands out the cards a scenario names."""
+
+    def __init__(self, rules: Rules):
+        self.suited = rules.runs
+        self.remaining = card_id_counts(int(rules.num_decks), self.suited)
+
+    def cards(self, value: Any, where: str) -> list[int]:
+        """Card ids for a written list, taken out of the pack."""
+        if value is None:
+            return []
+        if isinstance(value, list):
+            value = " ".join(str(v) for v in value)
+        out = []
+        for token in str(value).replace(",", " ").split():
+            try:
+                kind, suit = parse_card(token)
+            except ValueError as exc:
+                raise ScenarioError(f"{where}: {exc}") from None
+            if not (self.suited and is_natural(kind)):
+                card = kind
+            elif suit >= 0:
+                card = suited_id(suit, rank_of(kind))
+            else:  # no suit given: the first suit of the rank left in the pack
+                left = [s for s in range(NUM_SUITS) if self.remaining[suited_id(s, rank_of(kind))] > 0]
+                card = suited_id(left[0] if left else 0, rank_of(kind))
+            self.remaining[card] -= 1
+            if self.remaining[card] < 0:
+                raise ScenarioError(f"{where}: more {card_name(card)} than the pack holds")
+            out.append(card)
+        return out
 
 
-def _group(text: Any, where: str) -> Group:
-    cards = _cards(text, where)
-    naturals = [k for k in cards if is_natural(k)]
-    if not naturals or len(set(naturals)) != 1:
-        raise ScenarioError(f"{where}: a group needs naturals of exactly one rank, got {text!r}")
-    if any(not is_natural(k) and k not in (TWO, JOKER) for k in cards):
-        raise ScenarioError(f"{where}: a group holds only naturals, 2s and jokers, got {text!r}")
-    return Group(rank_of(naturals[0]), len(naturals), cards.count(TWO), cards.count(JOKER))
+def _meld(cards: list[int], rules: Rules, where: str) -> Meld:
+    """A table or staged meld from its card ids: a book (group), a run or a book of 2s."""
+    kinds = [int(CARD_KIND[c]) for c in cards]
+    naturals = [k for k in kinds if is_natural(k)]
+    if rules.books_of_twos and kinds and all(k == TWO for k in kinds):
+        meld: Meld = TwosBook(len(kinds))
+    elif rules.runs and len(set(naturals)) > 1:
+        suits = {int(CARD_SUIT[c]) for c in cards}
+        ranks = sorted(rank_of(k) for k in naturals)
+        if len(naturals) != len(kinds) or len(suits) != 1 or ranks != list(range(ranks[0], ranks[0] + len(ranks))):
+            raise ScenarioError(f"{where}: a run is naturals of one suit in sequence, got {' '.join(map(card_name, cards))}")
+        meld = Run(suits.pop(), ranks[0], len(ranks))
+    else:
+        if not naturals or len(set(naturals)) != 1:
+            raise ScenarioError(f"{where}: a group needs naturals of exactly one rank, got {' '.join(map(card_name, cards))}")
+        if any(not is_natural(k) and k not in (TWO, JOKER) for k in kinds):
+            raise ScenarioError(f"{where}: a group holds only naturals, 2s and jokers")
+        meld = Group(rank_of(naturals[0]), len(naturals), kinds.count(TWO), kinds.count(JOKER))
+        if not rules.wilds_allowed(meld.naturals, meld.wilds):
+            raise ScenarioError(f"{where}: group of {meld.size} cards with {meld.wilds} wilds is not legal")
+    if not 3 <= meld.size <= rules.book_size:
+        raise ScenarioError(f"{where}: a meld holds 3 to {rules.book_size} cards, got {meld.size}")
+    return meld
+
+
+def _put(seat: Seat, part: str, cards: list[int]) -> None:
+    for card in cards:
+        Game._add_card(seat, card, part)
 
 
 def load_scenario(source: str | dict) -> Game:
@@ -94,16 +141,7 @@ def load_scenario(source: str | dict) -> Game:
     game.dealer = (game.current - 1) % n
     game.phase, game.went_out = phase, None
 
-    remaining = deck_counts(int(rules.num_decks)).copy()
-
-    def take(cards: list[int], where: str) -> list[int]:
-        counts = [0] * NUM_KINDS
-        for k in cards:
-            counts[k] += 1
-            remaining[k] -= 1
-            if remaining[k] < 0:
-                raise ScenarioError(f"{where}: more {KIND_NAMES[k]} than the pack holds")
-        return counts
+    pack = _Pack(rules)
 
     seats_data = data.get("seats") or []
     if len(seats_data) != n:
@@ -115,20 +153,15 @@ def load_scenario(source: str | dict) -> Game:
     game.sides = []
     for o, table in enumerate(tables_data):
         table = table or {}
-        groups = [_group(g, f"tables[{o}].groups") for g in table.get("groups") or []]
+        where = f"tables[{o}].groups"
+        groups = [_meld(pack.cards(g, where), rules, where) for g in table.get("groups") or []]
         side = Side(groups, int(table.get("red_threes", 0)), bool(table.get("opened", bool(groups))))
-        for g in groups:
-            for k, c in enumerate(g.counts()):
-                take([k] * c, f"tables[{o}]")
-            if not g.size >= 3 or g.size > rules.book_size or not rules.wilds_allowed(g.naturals, g.wilds):
-                raise ScenarioError(f"tables[{o}]: group of {g.size} cards with {g.wilds} wilds is not legal")
-        take([RED_THREE] * side.red_threes, f"tables[{o}].red_threes")
+        if side.red_threes and not rules.red_threes_laid_down:
+            raise ScenarioError(f"tables[{o}].red_threes: these rules never lay red threes down")
+        pack.cards(["3r"] * side.red_threes, f"tables[{o}].red_threes")
         game.sides.append(side)
 
-    game.pile = []
-    for k in _cards(data.get("pile"), "pile"):
-        take([k], "pile")
-        game.pile.append(k)
+    game.pile = pack.cards(data.get("pile"), "pile")
 
     # Explicit cards first, then the numbers drawn from what is left, in seeded order.
     game.seats = [Seat() for _ in range(n)]
@@ -143,8 +176,8 @@ def load_scenario(source: str | dict) -> Game:
             if match:
                 random_fills.append((seat, part, int(match.group(1))))
             else:
-                setattr(seat, part, take(_cards(value, f"seats[{i}].{part}"), f"seats[{i}].{part}"))
-    rest = [k for k in range(NUM_KINDS) for _ in range(int(remaining[k]))]
+                _put(seat, part, pack.cards(value, f"seats[{i}].{part}"))
+    rest = [k for k in range(NUM_CARD_IDS) for _ in range(int(pack.remaining[k]))]
     rest = [int(k) for k in np.random.default_rng([seed, deal - 1, 1]).permutation(np.array(rest, dtype=np.int64))]
     for seat, part, count in random_fills:
         if count > len(rest):
@@ -155,10 +188,9 @@ def load_scenario(source: str | dict) -> Game:
             eligible = list(range(count))
         if len(eligible) < count:
             raise ScenarioError(f"not enough cards left to deal {count} to a {part}")
-        cards = [rest[i] for i in eligible]
         chosen = set(eligible)
+        _put(seat, part, [rest[i] for i in eligible])
         rest = [k for i, k in enumerate(rest) if i not in chosen]
-        setattr(seat, part, [cards.count(k) for k in range(NUM_KINDS)])
     for i, seat in enumerate(game.seats):
         if seat.hand[RED_THREE] and rules.red_threes_laid_down:
             raise ScenarioError(f"seats[{i}].hand: red threes are never held; put them on the table")
@@ -167,5 +199,5 @@ def load_scenario(source: str | dict) -> Game:
     if stock == "rest":
         game.stock = rest[::-1]  # top is the end of the list
     else:
-        game.stock = _cards(stock, "stock")[::-1]
+        game.stock = pack.cards(stock, "stock")[::-1]
     return game

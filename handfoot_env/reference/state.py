@@ -1,10 +1,16 @@
-"""The pieces of a reference game: groups, seats and sides (owners of groups)."""
+"""The pieces of a reference game: melds, seats and sides (owners of melds).
+
+A meld is a :class:`Group` (a book of one natural rank, with wilds), or in ``house`` a
+:class:`Run` (one suit in sequence) or a :class:`TwosBook` (2s only).  Every meld has a
+``size``, ``is_clean``, ``value`` and ``counts()``; at ``book_size`` cards it is a book
+(``house`` calls books canastas: clean ones red, ones with wilds black).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from handfoot_env.cards import JOKER, KIND_VALUES, NUM_KINDS, TWO, natural_kind
+from handfoot_env.cards import JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, TWO, natural_kind
 
 
 @dataclass
@@ -50,13 +56,88 @@ class Group:
 
 
 @dataclass
+class Run:
+    """A run (house): ``length`` cards of ``suit`` from rank index ``low`` upward, no wilds."""
+
+    suit: int
+    low: int
+    length: int = 3
+
+    @property
+    def high(self) -> int:
+        return self.low + self.length - 1
+
+    @property
+    def size(self) -> int:
+        return self.length
+
+    @property
+    def is_clean(self) -> bool:
+        return True
+
+    @property
+    def value(self) -> int:
+        return sum(KIND_VALUES[natural_kind(r)] for r in range(self.low, self.high + 1))
+
+    def counts(self) -> list[int]:
+        out = [0] * NUM_KINDS
+        for r in range(self.low, self.high + 1):
+            out[natural_kind(r)] += 1
+        return out
+
+    def copy(self) -> "Run":
+        return Run(self.suit, self.low, self.length)
+
+
+@dataclass
+class TwosBook:
+    """A book of 2s (house): 2s only, no joker; clean (a red canasta) when complete."""
+
+    twos: int = 3
+
+    @property
+    def size(self) -> int:
+        return self.twos
+
+    @property
+    def is_clean(self) -> bool:
+        return True
+
+    @property
+    def value(self) -> int:
+        return self.twos * KIND_VALUES[TWO]
+
+    def counts(self) -> list[int]:
+        out = [0] * NUM_KINDS
+        out[TWO] = self.twos
+        return out
+
+    def copy(self) -> "TwosBook":
+        return TwosBook(self.twos)
+
+
+Meld = Group | Run | TwosBook
+
+
+def no_suits() -> list[list[int]]:
+    return [[0] * NUM_NATURALS for _ in range(NUM_SUITS)]
+
+
+@dataclass
 class Seat:
-    """One player's cards.  ``hand`` and ``foot`` are counts per card kind."""
+    """One player's cards.  ``hand`` and ``foot`` are counts per card kind.
+
+    When runs are played (house) the naturals' suits are kept beside the kinds: ``hand_suits``
+    [suit][rank] counts the naturals of ``hand`` by suit (and likewise for the foot and the
+    staged cards); elsewhere they stay zero."""
 
     hand: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
     foot: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
     on_foot: bool = False  # the foot has been picked up and is now the hand
-    staged: list[Group] = field(default_factory=list)  # this turn's groups before opening
+    staged: list[Meld] = field(default_factory=list)  # this turn's melds before opening
+    hand_suits: list[list[int]] = field(default_factory=no_suits)
+    foot_suits: list[list[int]] = field(default_factory=no_suits)
+    staged_suits: list[list[int]] = field(default_factory=no_suits)
 
     @property
     def hand_size(self) -> int:
@@ -71,21 +152,36 @@ class Seat:
 class Side:
     """An owner of groups: a player in ``classic``, a team in ``partnership``."""
 
-    groups: list[Group] = field(default_factory=list)  # unfinished groups and books
+    groups: list[Meld] = field(default_factory=list)  # unfinished melds and books
     red_threes: int = 0
     opened: bool = False
 
 
-def unfinished_group(groups: list[Group], rank: int, book_size: int) -> Group | None:
+def unfinished_group(groups: list[Meld], rank: int, book_size: int) -> Group | None:
     """The unfinished group of ``rank`` among ``groups`` (there is at most one)."""
     for group in groups:
-        if group.rank == rank and group.size < book_size:
+        if isinstance(group, Group) and group.rank == rank and group.size < book_size:
             return group
     return None
 
 
-def count_books(groups: list[Group], book_size: int) -> tuple[int, int]:
-    """(clean books, dirty books) among ``groups``."""
+def unfinished_run(groups: list[Meld], suit: int, book_size: int) -> Run | None:
+    """The unfinished run of ``suit`` (there is at most one per suit)."""
+    for meld in groups:
+        if isinstance(meld, Run) and meld.suit == suit and meld.size < book_size:
+            return meld
+    return None
+
+
+def unfinished_twos_book(groups: list[Meld], book_size: int) -> TwosBook | None:
+    for meld in groups:
+        if isinstance(meld, TwosBook) and meld.size < book_size:
+            return meld
+    return None
+
+
+def count_books(groups: list[Meld], book_size: int) -> tuple[int, int]:
+    """(clean books, dirty books) among ``groups``: in house, (red canastas, black canastas)."""
     clean = dirty = 0
     for group in groups:
         if group.size >= book_size:

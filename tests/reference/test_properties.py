@@ -12,11 +12,13 @@ from handfoot_env.rules import Rules
 from helpers import play_random
 
 CONFIGS = [
-    ("classic", 2), ("classic", 3), ("classic", 4), ("classic", 6), ("partnership", 4),
+    ("classic", 2), ("classic", 3), ("classic", 4), ("classic", 6), ("partnership", 4), ("house", 2), ("house", 4),
 ]
 
 
 def rules_for(preset: str, players: int) -> Rules:
+    if preset == "house":  # 4 players are two teams; 3 deals keep random games short
+        return Rules.preset(preset, num_players=players, partnerships=players == 4, num_deals=3)
     return Rules.preset(preset, num_players=players)
 
 

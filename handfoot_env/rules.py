@@ -98,6 +98,8 @@ class Rules:
             raise ValueError(f"unknown preset {name!r}: choose one of {', '.join(PRESET_NAMES)}")
         fields = dict(PRESETS[name])
         _check_field_names(overrides)
+        if name == "house" and overrides.get("num_players") == 4 and "partnerships" not in overrides:
+            fields["partnerships"] = True  # RULES.md: house is 2 alone or 4 in two teams
         fields.update(overrides)
         return cls(preset_name=name, **fields)
 
@@ -245,6 +247,9 @@ def _validate(rules: Rules) -> None:
     _require_int(rules, "num_players", 2, 6)
     if rules.partnerships and rules.num_players != 4:
         _fail("num_players", f"partnerships are played by exactly 4 players, got {rules.num_players}")
+    if rules.preset_name == "house" and (rules.num_players, rules.partnerships) not in ((2, False), (4, True)):
+        _fail("num_players", f"house is played by 2 players alone or 4 in two teams, got {rules.num_players}"
+              f"{' in teams' if rules.partnerships else ' alone'}")
     _require_int(rules, "num_decks", 1, 12)
     _require_int(rules, "hand_size", 1, 30)
     _require_int(rules, "foot_size", 1, 30)
@@ -303,6 +308,10 @@ def _validate(rules: Rules) -> None:
         _fail("draw_one_plus_discard", "needs draw_count == 2 (one from the stock plus the discard)")
     if rules.draw_one_plus_discard and rules.staging_before_draw:
         _fail("staging_before_draw", "serves a take that opens; with draw_one_plus_discard the take never melds")
+    if rules.runs and not rules.draw_one_plus_discard:
+        _fail("runs", "are played with the house draw (draw_one_plus_discard=True): a pair take has no suits to choose")
+    if rules.books_of_twos and rules.staging_before_draw:
+        _fail("books_of_twos", "cannot be combined with staging_before_draw (house melds are never staged before the draw)")
     if rules.frozen_six and not rules.draw_one_plus_discard:
         _fail("frozen_six", "freezes six-card melds against the top discard; it needs draw_one_plus_discard")
     if rules.runs and rules.book_size > 11:

@@ -39,7 +39,7 @@ def test_user_errors_are_one_line_without_traceback(tmp_path):
         (["replay", str(tmp_path / "missing.json")], "cannot read record"),
         (["rules", "--preset", "bridge"], "unknown preset 'bridge'"),
         (["game", "--preset", "classic", "--players", "9"], "num_players"),
-        (["game", "--preset", "house"], "not support"),
+        (["game", "--preset", "house", "--players", "3"], "num_players"),
         (["game", "--agents", "genius"], "unknown agent 'genius'"),
         (["train", "--config", "configs/quick.yaml", "--set", "colour=red"], "unknown config key 'colour'"),
         (["train", "--config", str(tmp_path / "nope.yaml")], "cannot read config"),

@@ -19,6 +19,11 @@ def test_presets_match_the_rules_table():
     assert (house.hand_size, house.foot_size, house.num_decks, house.target_score) == (13, 13, 5, 20000)
     assert house.opening_minimum(0, -300) == 50 and house.opening_minimum(0, 5000) == 90
     assert house.opening_minimum(0, 14995) == 120 and house.opening_minimum(0, 15000) == 150
+    assert Rules.preset("house", num_players=4).partnerships  # 4 players are two teams
+    with pytest.raises(ValueError, match="2 players alone or 4 in two teams"):
+        Rules.preset("house", num_players=3)
+    with pytest.raises(ValueError, match="2 players alone or 4 in two teams"):
+        Rules.preset("house", num_players=4, partnerships=False)
 
 
 def test_classic_decks_follow_the_player_count():

@@ -5,11 +5,11 @@ from __future__ import annotations
 from numba import njit, prange
 
 from handfoot_env import actions as A
-from handfoot_env.cards import FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, TWO
+from handfoot_env.cards import FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS, TWO
 from handfoot_env.vector.rules_kernel import (
-    R_LEGAL, current_take_reason, discard_reason, group_reason, owner_of,
+    R_LEGAL, current_take_reason, discard_reason, group_reason, owner_of, run_reason, twos_reason,
 )
-from handfoot_env.vector.state import C_DRAW, C_STAGE_BEFORE_DRAW, DRAW, OVER, PLAY
+from handfoot_env.vector.state import C_DRAW, C_RUNS, C_STAGE_BEFORE_DRAW, C_TWOS_BOOKS, DRAW, OVER, PLAY
 
 
 @njit(cache=True)
@@ -40,9 +40,26 @@ def fill_mask(s, cfg, mask):
             mask[A.ADD_TWO + rank] = group_reason(s, cfg, 2, rank, 0) == R_LEGAL
         if jokers:
             mask[A.ADD_JOKER + rank] = group_reason(s, cfg, 3, rank, 0) == R_LEGAL
-    if s.phase == PLAY:
-        for kind in range(NUM_KINDS):
-            mask[A.DISCARD + kind] = discard_reason(s, cfg, kind) == R_LEGAL
+    if s.phase != PLAY:
+        return
+    runs = cfg[C_RUNS] != 0
+    for kind in range(FIRST_NATURAL if runs else NUM_KINDS):  # with runs naturals go suited
+        mask[A.DISCARD + kind] = discard_reason(s, cfg, kind) == R_LEGAL
+    if runs:
+        for suit in range(NUM_SUITS):
+            for rank in range(NUM_NATURALS):
+                if s.hand_suits[p, suit, rank] > 0:
+                    mask[A.DISCARD_SUITED + NUM_NATURALS * suit + rank] = (
+                        discard_reason(s, cfg, NUM_KINDS + NUM_NATURALS * suit + rank) == R_LEGAL
+                    )
+            for rank in range(A.RUN_STARTS):
+                if s.hand_suits[p, suit, rank] > 0 and s.hand_suits[p, suit, rank + 1] > 0 and s.hand_suits[p, suit, rank + 2] > 0:
+                    mask[A.START_RUN + A.RUN_STARTS * suit + rank] = run_reason(s, cfg, 0, suit, rank) == R_LEGAL
+            mask[A.EXTEND_RUN_DOWN + suit] = run_reason(s, cfg, 1, suit, 0) == R_LEGAL
+            mask[A.EXTEND_RUN_UP + suit] = run_reason(s, cfg, 2, suit, 0) == R_LEGAL
+    if cfg[C_TWOS_BOOKS] and twos:
+        mask[A.START_TWOS_BOOK] = twos_reason(s, cfg, 0) == R_LEGAL
+        mask[A.ADD_TWO_TO_TWOS_BOOK] = twos_reason(s, cfg, 1) == R_LEGAL
 
 
 @njit(cache=True, parallel=True)

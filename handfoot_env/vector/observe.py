@@ -7,10 +7,13 @@ from __future__ import annotations
 from numba import njit, prange
 
 from handfoot_env import observation as O
-from handfoot_env.cards import NUM_KINDS, NUM_NATURALS
-from handfoot_env.vector.rules_kernel import VALUES, hand_total, minimum, owner_of, staged_total
+from handfoot_env.cards import NUM_KINDS, NUM_NATURALS, NUM_SUITS
+from handfoot_env.vector.rules_kernel import (
+    KIND_OF_CARD, SUIT_OF_CARD, VALUES, hand_total, minimum, owner_of, staged_total,
+)
 from handfoot_env.vector.state import (
-    C_BOOKS_NEEDED, C_DEALS, C_OWNERS, C_PARTNERSHIPS, C_PLAYERS, C_TAKE_COUNT, DRAW, PLAY,
+    C_BOOKS_NEEDED, C_DEALS, C_ONE_PLUS_DISCARD, C_OWNERS, C_PARTNERSHIPS, C_PLAYERS, C_RUNS,
+    C_TAKE_COUNT, C_TWOS_BOOKS, DRAW, PLAY,
 )
 
 
@@ -64,14 +67,16 @@ def fill_observation(s, cfg, seat, obs):
 
     obs[O.PILE_SIZE] = s.pile_len
     if s.pile_len > 0:
-        obs[O.PILE_TOP + s.pile[s.pile_len - 1]] = 1.0
+        obs[O.PILE_TOP + KIND_OF_CARD[s.pile[s.pile_len - 1]]] = 1.0
         for i in range(s.pile_len):
-            obs[O.PILE_COUNTS + s.pile[i]] += 1.0
+            obs[O.PILE_COUNTS + KIND_OF_CARD[s.pile[i]]] += 1.0
         window = s.pile_len - 1
-        if cfg[C_TAKE_COUNT] >= 0:
+        if cfg[C_ONE_PLUS_DISCARD]:
+            window = 0  # house: only the top discard is ever taken
+        elif cfg[C_TAKE_COUNT] >= 0:
             window = min(window, max(cfg[C_TAKE_COUNT] - 1, 0))
         for i in range(s.pile_len - 1 - window, s.pile_len - 1):
-            obs[O.PILE_TAKE_WINDOW + s.pile[i]] += 1.0
+            obs[O.PILE_TAKE_WINDOW + KIND_OF_CARD[s.pile[i]]] += 1.0
 
     g = O.GAME
     obs[g] = 1.0 if s.phase == DRAW else 0.0
@@ -85,6 +90,31 @@ def fill_observation(s, cfg, seat, obs):
     obs[g + 8] = cfg[C_PARTNERSHIPS]
     obs[g + 9] = n
     obs[g + 10] = s.opened[my_owner]
+    if cfg[C_RUNS] or cfg[C_TWOS_BOOKS]:
+        fill_house(s, cfg, seat, my_owner, obs)
+
+
+@njit(cache=True)
+def fill_house(s, cfg, seat, my_owner, obs):
+    """The ``house`` block (reference ``_observe_house``)."""
+    for suit in range(NUM_SUITS):
+        for r in range(NUM_NATURALS):
+            obs[O.HOUSE_HAND + NUM_NATURALS * suit + r] = s.hand_suits[seat, suit, r]
+    if s.pile_len > 0 and SUIT_OF_CARD[s.pile[s.pile_len - 1]] >= 0:
+        obs[O.HOUSE_PILE_SUIT + SUIT_OF_CARD[s.pile[s.pile_len - 1]]] = 1.0
+    if seat == s.current:
+        for suit in range(NUM_SUITS):
+            obs[O.HOUSE_STAGED_RUNS + 2 * suit] = s.staged_runs[suit, 0]
+            obs[O.HOUSE_STAGED_RUNS + 2 * suit + 1] = s.staged_runs[suit, 1]
+        obs[O.HOUSE_STAGED_TWOS] = s.staged_twos
+    owners = cfg[C_OWNERS]
+    for slot in range(owners):
+        owner = (my_owner + slot) % owners
+        base = O.HOUSE_OWNERS + slot * O.HOUSE_OWNER_FIELDS
+        for suit in range(NUM_SUITS):
+            obs[base + 2 * suit] = s.runs[owner, suit, 0]
+            obs[base + 2 * suit + 1] = s.runs[owner, suit, 1]
+        obs[base + 8] = s.twos[owner]
 
 
 @njit(cache=True, parallel=True)

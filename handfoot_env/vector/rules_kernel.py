@@ -10,14 +10,16 @@ import numpy as np
 from numba import njit
 
 from handfoot_env import actions as A
-from handfoot_env.cards import FIRST_NATURAL, JOKER, KIND_VALUES, NUM_KINDS, TWO
+from handfoot_env.cards import CARD_KIND, CARD_SUIT, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, TWO
 from handfoot_env.vector.state import (
-    C_BOOK, C_BOOKS_NEEDED, C_DRAW, C_MAX_WILDS, C_MINIMUMS, C_OUT_BY_MELD, C_OWNERS,
-    C_PARTNERSHIPS, C_PILE_MIN, C_STAGE_BEFORE_DRAW, C_TAKE_COUNT, C_TAKE_NEEDS_OPEN,
-    C_WILD_LIMIT, DRAW, OVER, PLAY,
+    C_BOOK, C_BOOKS_NEEDED, C_DRAW, C_FROZEN, C_MAX_WILDS, C_MINIMUMS, C_ONE_PLUS_DISCARD, C_OUT_BY_MELD,
+    C_OWNERS, C_PARTNERSHIPS, C_PILE_MIN, C_RUNS, C_SCORE_MINIMUMS, C_SCORE_STEPS, C_STAGE_BEFORE_DRAW,
+    C_TAKE_COUNT, C_TAKE_NEEDS_OPEN, C_TWOS_BOOKS, C_WILD_LIMIT, DRAW, OVER, PLAY,
 )
 
 VALUES = np.array(KIND_VALUES, dtype=np.int64)
+KIND_OF_CARD = CARD_KIND.astype(np.int64)  # card id -> kind
+SUIT_OF_CARD = CARD_SUIT.astype(np.int64)  # card id -> suit, -1 when it has none
 
 REASONS = (
     "legal",
@@ -47,12 +49,26 @@ REASONS = (
     "discarding your last card would go out, and your side lacks the books to go out",
     "this action belongs to the house preset (runs, books of 2s, suited discards)",
     "a group holds at most a book's cards",
+    "the stock is empty: the top discard is taken together with one card from the stock",
+    "a meld of yours one card short of a canasta is frozen: the top discard would complete it",
+    "with runs a natural's suit matters: discard it with the suited discard action",
+    "suited discards belong to rules with runs (house); discard by kind",
+    "runs belong to the house preset (rules field runs)",
+    "books of 2s belong to the house preset (rules field books_of_twos)",
+    "there is already an unfinished run of that suit; extend it instead",
+    "there is no unfinished run of that suit to extend",
+    "the run already starts at 4",
+    "the run already ends at the ace",
+    "there is already an unfinished book of 2s; add to it instead",
+    "there is no unfinished book of 2s to add to",
 )
 (
     R_LEGAL, R_OVER, R_DRAWN, R_STOCK_LOW, R_TAKE_PHASE, R_TAKE_NONE, R_PILE_EMPTY, R_BLOCKED,
     R_PILE_SMALL, R_NOT_OPENED, R_NO_PAIR, R_TAKE_OVERFLOW, R_TAKE_MINIMUM, R_KEEP_TWO,
     R_MUST_DISCARD, R_MELD_PHASE, R_GROUP_EXISTS, R_NO_GROUP, R_NOT_HELD, R_WILDS, R_NO_DISCARD,
     R_STRANDED, R_DISCARD_PHASE, R_NO_CARD, R_CANNOT_GO_OUT, R_HOUSE, R_TOO_BIG,
+    R_STOCK_EMPTY, R_FROZEN, R_SUITED_DISCARD, R_NOT_SUITED, R_NO_RUNS, R_NO_TWOS_BOOKS, R_RUN_EXISTS,
+    R_NO_RUN, R_RUN_AT_FOUR, R_RUN_AT_ACE, R_TWOS_EXISTS, R_NO_TWOS,
 ) = range(len(REASONS))
 
 START_NATURALS = np.array([c[0] for c in A.COMPOSITIONS], dtype=np.int64)
@@ -85,7 +101,14 @@ def staged_total(s):
 
 @njit(cache=True)
 def minimum(s, cfg, owner):
-    return cfg[C_MINIMUMS + s.deal]
+    """The owner's opening minimum: by deal, or (house) by its running total."""
+    steps = cfg[C_SCORE_STEPS]
+    if steps == 0:
+        return cfg[C_MINIMUMS + s.deal]
+    for row in range(steps):
+        if s.totals[owner] < cfg[C_SCORE_MINIMUMS + 2 * row]:
+            return cfg[C_SCORE_MINIMUMS + 2 * row + 1]
+    return cfg[C_SCORE_MINIMUMS + 2 * steps - 1]
 
 
 @njit(cache=True)
@@ -130,7 +153,7 @@ def take_reason(s, cfg, pair_count, cards_in_hand, staged_value, staged_size, st
         return R_TAKE_NONE
     if s.pile_len == 0:
         return R_PILE_EMPTY
-    top = s.pile[s.pile_len - 1]
+    top = KIND_OF_CARD[s.pile[s.pile_len - 1]]
     if top < FIRST_NATURAL:
         return R_BLOCKED
     if s.pile_len < cfg[C_PILE_MIN]:
@@ -170,14 +193,48 @@ def take_reason(s, cfg, pair_count, cards_in_hand, staged_value, staged_size, st
 
 
 @njit(cache=True)
+def frozen(s, cfg, owner, card):
+    """House: would ``card`` complete one of the owner's melds one card short of a canasta?"""
+    six = cfg[C_BOOK] - 1
+    kind = KIND_OF_CARD[card]
+    suit = SUIT_OF_CARD[card]
+    if kind >= FIRST_NATURAL:
+        r = kind - FIRST_NATURAL
+        if s.groups[owner, r, 0] + s.groups[owner, r, 1] + s.groups[owner, r, 2] == six:
+            return True
+        if suit >= 0:
+            length = s.runs[owner, suit, 0]
+            low = s.runs[owner, suit, 1]
+            if length == six and (r == low - 1 or r == low + length):
+                return True
+    return kind == TWO and s.twos[owner] == six
+
+
+@njit(cache=True)
+def top_discard_reason(s, cfg):
+    """Reference ``_top_discard_problem``: one from the stock plus the top discard (house)."""
+    if s.phase != DRAW:
+        return R_TAKE_PHASE
+    if s.pile_len == 0:
+        return R_PILE_EMPTY
+    if s.stock_len == 0:
+        return R_STOCK_EMPTY
+    if cfg[C_FROZEN] and frozen(s, cfg, owner_of(cfg, s.current), s.pile[s.pile_len - 1]):
+        return R_FROZEN
+    return R_LEGAL
+
+
+@njit(cache=True)
 def current_take_reason(s, cfg):
     """Whether the player to move may take the pile as the state stands."""
+    if cfg[C_ONE_PLUS_DISCARD]:
+        return top_discard_reason(s, cfg)
     if s.pile_len == 0:
         pair = 0
         size = 0
         wilds = 0
     else:
-        top = s.pile[s.pile_len - 1]
+        top = KIND_OF_CARD[s.pile[s.pile_len - 1]]
         pair = s.hand[s.current, top]
         size = 0
         wilds = 0
@@ -251,7 +308,7 @@ def group_reason(s, cfg, op, rank, comp):
                 size_top = 0
                 wilds_top = 0
                 if s.pile_len > 0:
-                    top = s.pile[s.pile_len - 1]
+                    top = KIND_OF_CARD[s.pile[s.pile_len - 1]]
                     pair = s.hand[p, top]
                     if top == kind:
                         pair -= need_n
@@ -278,12 +335,93 @@ def group_reason(s, cfg, op, rank, comp):
 
 
 @njit(cache=True)
-def discard_reason(s, cfg, kind):
-    """Reference ``_discard_problem``."""
+def laid_reason(s, cfg, owner, opened, used, value, completes_clean, completes_dirty):
+    """The end of every meld check (reference ``_meld_problem``) for melds that never stage
+    before the draw: ``used`` cards leave the hand, adding ``value`` points."""
+    left = hand_total(s, s.current) - used
+    if not opened:
+        clean = s.staged_books[0] + completes_clean
+        dirty = s.staged_books[1] + completes_dirty
+        if s.staged_value + value < minimum(s, cfg, owner):
+            return R_NO_DISCARD if left < 1 else R_LEGAL
+        return cards_left_reason(s, cfg, left, clean, dirty)
+    return cards_left_reason(s, cfg, left, s.books[owner, 0] + completes_clean, s.books[owner, 1] + completes_dirty)
+
+
+@njit(cache=True)
+def run_reason(s, cfg, op, suit, rank):
+    """Reference ``_meld_problem`` for runs.  ``op``: 0 start at ``rank``, 1 extend down, 2 up."""
+    if cfg[C_RUNS] == 0:
+        return R_NO_RUNS
+    if s.phase == DRAW:
+        return R_MELD_PHASE
+    p = s.current
+    owner = owner_of(cfg, p)
+    opened = s.opened[owner] != 0
+    if opened:
+        length = s.runs[owner, suit, 0]
+        low = s.runs[owner, suit, 1]
+    else:
+        length = s.staged_runs[suit, 0]
+        low = s.staged_runs[suit, 1]
+    if op == 0:
+        if length > 0:
+            return R_RUN_EXISTS
+        for r in range(rank, rank + 3):
+            if s.hand_suits[p, suit, r] < 1:
+                return R_NOT_HELD
+        value = VALUES[FIRST_NATURAL + rank] + VALUES[FIRST_NATURAL + rank + 1] + VALUES[FIRST_NATURAL + rank + 2]
+        return laid_reason(s, cfg, owner, opened, 3, value, 1 if 3 == cfg[C_BOOK] else 0, 0)
+    if length == 0:
+        return R_NO_RUN
+    if op == 1:
+        if low == 0:
+            return R_RUN_AT_FOUR
+        r = low - 1
+    else:
+        if low + length - 1 == NUM_NATURALS - 1:
+            return R_RUN_AT_ACE
+        r = low + length
+    if s.hand_suits[p, suit, r] < 1:
+        return R_NOT_HELD
+    if length + 1 > cfg[C_BOOK]:
+        return R_TOO_BIG
+    return laid_reason(s, cfg, owner, opened, 1, VALUES[FIRST_NATURAL + r], 1 if length + 1 == cfg[C_BOOK] else 0, 0)
+
+
+@njit(cache=True)
+def twos_reason(s, cfg, op):
+    """Reference ``_meld_problem`` for the book of 2s.  ``op``: 0 start with three, 1 add one."""
+    if cfg[C_TWOS_BOOKS] == 0:
+        return R_NO_TWOS_BOOKS
+    if s.phase == DRAW:
+        return R_MELD_PHASE
+    p = s.current
+    owner = owner_of(cfg, p)
+    opened = s.opened[owner] != 0
+    size = s.twos[owner] if opened else s.staged_twos
+    need = 3 if op == 0 else 1
+    if op == 0 and size > 0:
+        return R_TWOS_EXISTS
+    if op == 1 and size == 0:
+        return R_NO_TWOS
+    if s.hand[p, TWO] < need:
+        return R_NOT_HELD
+    if size + need > cfg[C_BOOK]:
+        return R_TOO_BIG
+    return laid_reason(s, cfg, owner, opened, need, need * VALUES[TWO], 1 if size + need == cfg[C_BOOK] else 0, 0)
+
+
+@njit(cache=True)
+def discard_reason(s, cfg, card):
+    """Reference ``_discard_problem`` (``card`` is a card id)."""
     p = s.current
     if s.phase != PLAY:
         return R_DISCARD_PHASE
-    if s.hand[p, kind] == 0:
+    kind = KIND_OF_CARD[card]
+    suit = SUIT_OF_CARD[card]
+    held = s.hand[p, kind] if suit < 0 else s.hand_suits[p, suit, kind - FIRST_NATURAL]
+    if held == 0:
         return R_NO_CARD
     if s.on_foot[p] and hand_total(s, p) == 1 and staged_total(s) == 0:
         owner = owner_of(cfg, p)
@@ -315,5 +453,19 @@ def action_reason(s, cfg, action):
     if action < A.DISCARD:
         return group_reason(s, cfg, 3, action - A.ADD_JOKER, 0)
     if action < A.DISCARD_SUITED:
-        return discard_reason(s, cfg, action - A.DISCARD)
-    return R_HOUSE
+        kind = action - A.DISCARD
+        if cfg[C_RUNS] and kind >= FIRST_NATURAL:
+            return R_SUITED_DISCARD
+        return discard_reason(s, cfg, kind)
+    if action < A.START_RUN:
+        if cfg[C_RUNS] == 0:
+            return R_NOT_SUITED
+        return discard_reason(s, cfg, NUM_KINDS + action - A.DISCARD_SUITED)  # the suited card id
+    if action < A.EXTEND_RUN_DOWN:
+        offset = action - A.START_RUN
+        return run_reason(s, cfg, 0, offset // A.RUN_STARTS, offset % A.RUN_STARTS)
+    if action < A.EXTEND_RUN_UP:
+        return run_reason(s, cfg, 1, action - A.EXTEND_RUN_DOWN, 0)
+    if action < A.START_TWOS_BOOK:
+        return run_reason(s, cfg, 2, action - A.EXTEND_RUN_UP, 0)
+    return twos_reason(s, cfg, 0 if action == A.START_TWOS_BOOK else 1)

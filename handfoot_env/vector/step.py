@@ -10,16 +10,18 @@ import numpy as np
 from numba import njit, prange
 
 from handfoot_env import actions as A
-from handfoot_env.cards import BLACK_THREE, FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, RED_THREE, TWO
+from handfoot_env.cards import (
+    BLACK_THREE, FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
+)
 from handfoot_env.rewards import DEAL_REWARD_SCALE
 from handfoot_env.vector.rules_kernel import (
-    START_JOKERS, START_NATURALS, START_TWOS, VALUES, action_reason, current_take_reason,
-    hand_total, minimum, owner_of,
+    KIND_OF_CARD, START_JOKERS, START_NATURALS, START_TWOS, SUIT_OF_CARD, VALUES, action_reason,
+    current_take_reason, hand_total, minimum, owner_of,
 )
 from handfoot_env.vector.state import (
-    C_BLACK_PENALTY, C_BOOK, C_CLEAN, C_DEALS, C_DIRTY, C_DRAW, C_FOOT, C_HAND, C_OUT_BONUS,
-    C_OWNERS, C_PLAYERS, C_RED_BONUS, C_RED_UNLAID, C_RED_UNOPENED, C_REWARD_GAME, C_TAKE_COUNT,
-    C_UPCARD, DRAW, OVER, PLAY,
+    C_BLACK_PENALTY, C_BOOK, C_CLEAN, C_DEALS, C_DIRTY, C_DRAW, C_FOOT, C_HAND, C_ONE_PLUS_DISCARD,
+    C_OUT_BONUS, C_OWNERS, C_PLAYERS, C_RED_BONUS, C_RED_LAID, C_RED_UNLAID, C_RED_UNOPENED,
+    C_REWARD_GAME, C_RUNS, C_TAKE_COUNT, C_TARGET, C_UPCARD, DRAW, OVER, PLAY,
 )
 
 
@@ -31,18 +33,35 @@ def pop_stock(s):
 
 
 @njit(cache=True)
+def add_card(s, seat, card, to_foot):
+    """Card id ``card`` into the seat's hand or foot, by kind and (if it has one) by suit."""
+    kind = KIND_OF_CARD[card]
+    suit = SUIT_OF_CARD[card]
+    if to_foot:
+        s.foot[seat, kind] += 1
+        if suit >= 0:
+            s.foot_suits[seat, suit, kind - FIRST_NATURAL] += 1
+    else:
+        s.hand[seat, kind] += 1
+        if suit >= 0:
+            s.hand_suits[seat, suit, kind - FIRST_NATURAL] += 1
+
+
+@njit(cache=True)
 def lay_down_red_threes(s, cfg, seat):
+    if cfg[C_RED_LAID] == 0:  # house: threes are held
+        return
     owner = owner_of(cfg, seat)
     while s.hand[seat, RED_THREE] > 0:
         s.hand[seat, RED_THREE] -= 1
         s.table_cards[owner, RED_THREE] += 1
         if s.stock_len > 0:
-            s.hand[seat, pop_stock(s)] += 1
+            add_card(s, seat, pop_stock(s), False)
 
 
 @njit(cache=True)
 def receive(s, cfg, seat, card):
-    s.hand[seat, card] += 1
+    add_card(s, seat, card, False)
     if card == RED_THREE:
         lay_down_red_threes(s, cfg, seat)
 
@@ -52,6 +71,11 @@ def pick_up_foot(s, cfg, seat):
     for k in range(NUM_KINDS):
         s.hand[seat, k] = s.foot[seat, k]
         s.foot[seat, k] = 0
+    if cfg[C_RUNS]:
+        for suit in range(NUM_SUITS):
+            for r in range(NUM_NATURALS):
+                s.hand_suits[seat, suit, r] = s.foot_suits[seat, suit, r]
+                s.foot_suits[seat, suit, r] = 0
     s.on_foot[seat] = 1
     lay_down_red_threes(s, cfg, seat)
 
@@ -67,9 +91,13 @@ def start_deal(s, cfg, packs):
     s.went_out = -1
     s.hand[:] = 0
     s.foot[:] = 0
+    s.hand_suits[:] = 0
+    s.foot_suits[:] = 0
     s.on_foot[:] = 0
     clear_staged(s)
     s.groups[:] = 0
+    s.runs[:] = 0
+    s.twos[:] = 0
     s.books[:] = 0
     s.book_ranks[:] = 0
     s.table_cards[:] = 0
@@ -79,10 +107,10 @@ def start_deal(s, cfg, packs):
     cards = pack.shape[0]
     position = 0
     for i in range(cfg[C_HAND] * n):
-        s.hand[(s.current + i) % n, pack[position]] += 1
+        add_card(s, (s.current + i) % n, pack[position], False)
         position += 1
     for i in range(cfg[C_FOOT] * n):
-        s.foot[(s.current + i) % n, pack[position]] += 1
+        add_card(s, (s.current + i) % n, pack[position], True)
         position += 1
     s.stock_len = cards - position
     for j in range(s.stock_len):
@@ -90,7 +118,7 @@ def start_deal(s, cfg, packs):
     if cfg[C_UPCARD]:
         for _ in range(s.stock_len):
             card = pop_stock(s)
-            if card >= FIRST_NATURAL:
+            if KIND_OF_CARD[card] >= FIRST_NATURAL:
                 s.pile[0] = card
                 s.pile_len = 1
                 break
@@ -152,7 +180,11 @@ def end_deal(s, cfg, packs, went_out, rewards):
             own = owner_of(cfg, seat)
             others = (total - scores[own]) / (owners - 1)
             rewards[seat] += (scores[own] - others) / DEAL_REWARD_SCALE
-    if s.deal + 1 >= cfg[C_DEALS]:
+    reached = False
+    if cfg[C_TARGET] > 0:
+        for o in range(owners):
+            reached = reached or s.totals[o] >= cfg[C_TARGET]
+    if s.deal + 1 >= cfg[C_DEALS] or reached:
         s.phase = OVER
         if cfg[C_REWARD_GAME]:
             best = s.totals[0]
@@ -183,6 +215,9 @@ def settle(s, cfg, packs, rewards):
 @njit(cache=True)
 def clear_staged(s):
     s.staged_cards[:] = 0
+    s.staged_suits[:] = 0
+    s.staged_runs[:] = 0
+    s.staged_twos = 0
     s.staged_groups[:] = 0
     s.staged_books[:] = 0
     s.staged_book_ranks[:] = 0
@@ -229,6 +264,10 @@ def open_side(s, owner):
             s.groups[owner, r, c] += s.staged_groups[r, c]
         for c in range(2):
             s.book_ranks[owner, r, c] += s.staged_book_ranks[r, c]
+    for suit in range(NUM_SUITS):
+        s.runs[owner, suit, 0] = s.staged_runs[suit, 0]
+        s.runs[owner, suit, 1] = s.staged_runs[suit, 1]
+    s.twos[owner] = s.staged_twos
     s.books[owner, 0] += s.staged_books[0]
     s.books[owner, 1] += s.staged_books[1]
     for k in range(NUM_KINDS):
@@ -250,6 +289,101 @@ def after_meld(s, cfg, packs, rewards):
 
 
 @njit(cache=True)
+def book_suit(s, p, rank):
+    """The suit the hand holds fewest cards of among those holding ``rank`` (ties: clubs first)."""
+    best = -1
+    best_total = 1 << 30
+    for suit in range(NUM_SUITS):
+        if s.hand_suits[p, suit, rank] > 0:
+            total = 0
+            for r in range(NUM_NATURALS):
+                total += s.hand_suits[p, suit, r]
+            if total < best_total:
+                best = suit
+                best_total = total
+    return best
+
+
+@njit(cache=True)
+def lay_card(s, owner, opened, kind):
+    """One card leaves the player's hand for a meld: onto the table, or staged."""
+    s.hand[s.current, kind] -= 1
+    if opened:
+        s.table_cards[owner, kind] += 1
+    else:
+        s.staged_cards[kind] += 1
+        s.staged_value += VALUES[kind]
+
+
+@njit(cache=True)
+def finish_meld(s, cfg, packs, owner, opened, rewards):
+    """After a run or book-of-2s card: open once the staged melds reach the minimum, then
+    the foot (reference ``_meld``'s end)."""
+    if not opened:
+        if s.staged_value < minimum(s, cfg, owner):
+            return  # still staging
+        open_side(s, owner)
+    after_meld(s, cfg, packs, rewards)
+
+
+@njit(cache=True)
+def meld_run(s, cfg, packs, op, suit, rank, rewards):
+    """Start a run of ``suit`` at ``rank`` (op 0), or extend it down (1) or up (2)."""
+    p = s.current
+    owner = owner_of(cfg, p)
+    opened = s.opened[owner] != 0
+    length = s.runs[owner, suit, 0] if opened else s.staged_runs[suit, 0]
+    low = s.runs[owner, suit, 1] if opened else s.staged_runs[suit, 1]
+    if op == 0:
+        first, count, length, low = rank, 3, 3, rank
+    elif op == 1:
+        first, count, length, low = low - 1, 1, length + 1, low - 1
+    else:
+        first, count, length = low + length, 1, length + 1
+    for r in range(first, first + count):
+        s.hand_suits[p, suit, r] -= 1
+        if not opened:
+            s.staged_suits[suit, r] += 1
+        lay_card(s, owner, opened, r + FIRST_NATURAL)
+    if length >= cfg[C_BOOK]:  # a red canasta: closed
+        length = 0
+        low = 0
+        if opened:
+            s.books[owner, 0] += 1
+        else:
+            s.staged_books[0] += 1
+    if opened:
+        s.runs[owner, suit, 0] = length
+        s.runs[owner, suit, 1] = low
+    else:
+        s.staged_runs[suit, 0] = length
+        s.staged_runs[suit, 1] = low
+    finish_meld(s, cfg, packs, owner, opened, rewards)
+
+
+@njit(cache=True)
+def meld_twos(s, cfg, packs, op, rewards):
+    """Start the book of 2s with three (op 0) or add one (op 1)."""
+    owner = owner_of(cfg, s.current)
+    opened = s.opened[owner] != 0
+    count = 3 if op == 0 else 1
+    for _ in range(count):
+        lay_card(s, owner, opened, TWO)
+    size = (s.twos[owner] if opened else s.staged_twos) + count
+    if size >= cfg[C_BOOK]:  # a red canasta: closed
+        size = 0
+        if opened:
+            s.books[owner, 0] += 1
+        else:
+            s.staged_books[0] += 1
+    if opened:
+        s.twos[owner] = size
+    else:
+        s.staged_twos = size
+    finish_meld(s, cfg, packs, owner, opened, rewards)
+
+
+@njit(cache=True)
 def meld(s, cfg, packs, op, rank, comp, rewards):
     p = s.current
     owner = owner_of(cfg, p)
@@ -268,6 +402,12 @@ def meld(s, cfg, packs, op, rank, comp, rewards):
     s.hand[p, kind] -= n
     s.hand[p, TWO] -= t
     s.hand[p, JOKER] -= j
+    if cfg[C_RUNS]:  # the naturals leave the hand by suit (reference ``_book_suit``)
+        for _ in range(n):
+            suit = book_suit(s, p, rank)
+            s.hand_suits[p, suit, rank] -= 1
+            if s.opened[owner] == 0:
+                s.staged_suits[suit, rank] += 1
     if s.opened[owner]:
         add_to_table(s, cfg, owner, rank, n, t, j)
     else:
@@ -283,7 +423,7 @@ def take_pile(s, cfg, packs, rewards):
     p = s.current
     owner = owner_of(cfg, p)
     s.pile_len -= 1
-    top = s.pile[s.pile_len]
+    top = KIND_OF_CARD[s.pile[s.pile_len]]
     s.hand[p, top] -= 2
     if s.opened[owner]:
         add_to_table(s, cfg, owner, top - FIRST_NATURAL, 3, 0, 0)
@@ -299,13 +439,30 @@ def take_pile(s, cfg, packs, rewards):
 
 
 @njit(cache=True)
-def discard(s, cfg, packs, kind, rewards):
+def take_top_discard(s, cfg):
+    """House: one card from the stock, then the top discard, into the hand."""
+    receive(s, cfg, s.current, pop_stock(s))
+    s.pile_len -= 1
+    receive(s, cfg, s.current, s.pile[s.pile_len])
+    s.phase = PLAY
+
+
+@njit(cache=True)
+def discard(s, cfg, packs, card, rewards):
     p = s.current
+    kind = KIND_OF_CARD[card]
+    suit = SUIT_OF_CARD[card]
     s.hand[p, kind] -= 1
-    s.pile[s.pile_len] = kind
+    if suit >= 0:
+        s.hand_suits[p, suit, kind - FIRST_NATURAL] -= 1
+    s.pile[s.pile_len] = card
     s.pile_len += 1
-    for k in range(NUM_KINDS):  # staged groups that never reached the minimum go back
+    for k in range(NUM_KINDS):  # staged melds that never reached the minimum go back
         s.hand[p, k] += s.staged_cards[k]
+    if cfg[C_RUNS]:
+        for suit in range(NUM_SUITS):
+            for r in range(NUM_NATURALS):
+                s.hand_suits[p, suit, r] += s.staged_suits[suit, r]
     clear_staged(s)
     if hand_total(s, p) == 0:
         if s.on_foot[p]:
@@ -328,7 +485,10 @@ def apply_action(s, cfg, packs, action, rewards):
                 receive(s, cfg, s.current, pop_stock(s))
         s.phase = PLAY
     elif action == A.TAKE_PILE:
-        take_pile(s, cfg, packs, rewards)
+        if cfg[C_ONE_PLUS_DISCARD]:
+            take_top_discard(s, cfg)
+        else:
+            take_pile(s, cfg, packs, rewards)
     elif action < A.ADD_NATURAL:
         offset = action - A.START_GROUP
         meld(s, cfg, packs, 0, offset // 3, offset % 3, rewards)
@@ -338,8 +498,19 @@ def apply_action(s, cfg, packs, action, rewards):
         meld(s, cfg, packs, 2, action - A.ADD_TWO, 0, rewards)
     elif action < A.DISCARD:
         meld(s, cfg, packs, 3, action - A.ADD_JOKER, 0, rewards)
-    else:
+    elif action < A.DISCARD_SUITED:
         discard(s, cfg, packs, action - A.DISCARD, rewards)
+    elif action < A.START_RUN:
+        discard(s, cfg, packs, NUM_KINDS + action - A.DISCARD_SUITED, rewards)  # the suited card id
+    elif action < A.EXTEND_RUN_DOWN:
+        offset = action - A.START_RUN
+        meld_run(s, cfg, packs, 0, offset // A.RUN_STARTS, offset % A.RUN_STARTS, rewards)
+    elif action < A.EXTEND_RUN_UP:
+        meld_run(s, cfg, packs, 1, action - A.EXTEND_RUN_DOWN, 0, rewards)
+    elif action < A.START_TWOS_BOOK:
+        meld_run(s, cfg, packs, 2, action - A.EXTEND_RUN_UP, 0, rewards)
+    else:
+        meld_twos(s, cfg, packs, 0 if action == A.START_TWOS_BOOK else 1, rewards)
 
 
 # ---------------------------------------------------------------------------- batch kernels

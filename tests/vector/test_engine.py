@@ -41,8 +41,8 @@ def test_bad_construction_is_a_clear_error():
         VectorEngine(Rules.preset("classic"), batch_size=0)
     with pytest.raises(ValueError, match="reward_mode"):
         VectorEngine(Rules.preset("classic"), reward_mode="points")
-    with pytest.raises(ValueError, match="runs"):
-        VectorEngine(Rules.preset("house"))
+    with pytest.raises(ValueError, match="wild_books"):
+        VectorEngine(Rules.preset("classic", wild_books=True))
 
 
 def test_same_seed_same_games_and_autoreset_is_deterministic():

@@ -12,6 +12,11 @@ It reads only its own observation and the legal mask.  Its habits, each from see
 * throw black threes when the pile is worth taking; never feed the next player's groups;
 * never throw a wild away; late in the deal, dump wilds onto groups rather than hold them;
 * go out when that wins the deal, otherwise keep two cards and keep building.
+
+In ``house`` (seed 003) it also: takes the top discard only when it fits (a pair, a group,
+a run or a near-run of its suit, a wild); opens with runs and the book of 2s as well as
+books; extends runs and the book of 2s first (red canastas need no wilds); throws held
+threes first (a red three held costs 500); and throws the suit of a rank that helps no run.
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ from __future__ import annotations
 import numpy as np
 
 from handfoot_env import actions as A
-from handfoot_env.cards import BLACK_THREE, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_NATURALS, TWO
+from handfoot_env.cards import (
+    BLACK_THREE, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
+)
 from handfoot_env.observation import ObservationView
 
 VALUES = np.asarray(KIND_VALUES, dtype=np.float64)
@@ -56,6 +63,10 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------------ draw or take
     def _draw(self, view: ObservationView, mask: np.ndarray) -> int:
+        if view.plays_runs:  # house: the top discard comes with one stock card; take it if it fits
+            if mask[A.TAKE_PILE] and (self._top_fits(view) or not mask[A.DRAW]):
+                return A.TAKE_PILE
+            return A.DRAW if mask[A.DRAW] else int(np.flatnonzero(mask)[0])
         if mask[A.TAKE_PILE]:
             return A.TAKE_PILE
         top = view.pile_top
@@ -71,8 +82,31 @@ class HeuristicAgent:
             return A.DRAW
         return int(np.flatnonzero(mask)[0])
 
+    @staticmethod
+    def _run_neighbours(view: ObservationView, suit: int, rank: int) -> int:
+        """Cards of ``suit`` within two ranks of ``rank`` in my hand, plus 2 if it extends my run."""
+        held = view.suited_hand[suit]
+        near = sum(int(held[r] > 0) for r in range(max(rank - 2, 0), min(rank + 3, NUM_NATURALS)) if r != rank)
+        length, low = view.runs(0)[suit]
+        if length and rank in (low - 1, low + length):
+            near += 2
+        return near
+
+    def _top_fits(self, view: ObservationView) -> bool:
+        top = view.pile_top
+        if top is None or top in (BLACK_THREE, RED_THREE):
+            return False
+        if top in (TWO, JOKER):
+            return True
+        r = top - FIRST_NATURAL
+        if view.hand[top] >= 2 or view.groups(0)[r].sum() > 0:
+            return True
+        suit = view.pile_top_suit
+        return suit is not None and self._run_neighbours(view, suit, r) >= 2
+
     # ------------------------------------------------------------------ opening
-    def _opening_plan(self, view: ObservationView, needed: float, keep: dict | None = None) -> list[int] | None:
+    def _opening_plan(self, view: ObservationView, needed: float, keep: dict | None = None,
+                      mask: np.ndarray | None = None) -> list[int] | None:
         """Staging actions (first ones first) that add ``needed`` points, or None."""
         hand = view.hand.copy()
         for kind, count in (keep or {}).items():
@@ -101,6 +135,29 @@ class HeuristicAgent:
             spare -= take
             if total >= needed:
                 return actions
+        # House: runs of ranks no group above uses, and the book of 2s.
+        if mask is not None and view.plays_runs:
+            used = {a for a in actions}
+            used_ranks = {r for r in range(NUM_NATURALS) if A.start_group(r, 0) in used or A.add_natural(r) in used}
+            for suit in range(NUM_SUITS):
+                for low in range(A.RUN_STARTS):
+                    action = A.start_run(suit, low)
+                    if not mask[action] or spare < 3 or used_ranks & {low, low + 1, low + 2}:
+                        continue
+                    actions.append(action)
+                    total += sum(VALUES[FIRST_NATURAL + r] for r in range(low, low + 3))
+                    spare -= 3
+                    used_ranks |= {low, low + 1, low + 2}
+                    if total >= needed:
+                        return actions
+        if mask is not None and mask[A.START_TWOS_BOOK] and hand[TWO] >= 3 and spare >= 3:
+            actions.append(A.START_TWOS_BOOK)
+            total += 3 * VALUES[TWO]
+            spare -= 3
+            hand = hand.copy()
+            hand[TWO] -= 3
+            if total >= needed:
+                return actions
         # Then wilds: on pairs, then on the groups above.
         wilds = [JOKER] * int(hand[JOKER]) + [TWO] * int(hand[TWO])
         for r in ranks:
@@ -117,7 +174,7 @@ class HeuristicAgent:
         return None
 
     def _stage_opening(self, view: ObservationView, mask: np.ndarray) -> int | None:
-        plan = self._opening_plan(view, view.minimum - view.staged_value)
+        plan = self._opening_plan(view, view.minimum - view.staged_value, mask=mask)
         if plan is None:
             return None
         for action in plan:
@@ -137,6 +194,22 @@ class HeuristicAgent:
         def allowed(action: int, used: int) -> bool:
             return bool(mask[action]) and (not keep_two or cards - used >= 2)
 
+        # House: runs and the book of 2s first (red canastas that need no wilds), and a new
+        # book of 2s when three 2s are in hand and red canastas are missing.
+        if view.plays_runs:
+            for suit in range(NUM_SUITS):
+                for action in (A.extend_run_down(suit), A.extend_run_up(suit)):
+                    if allowed(action, 1):
+                        return action
+            if allowed(A.ADD_TWO_TO_TWOS_BOOK, 1):
+                return A.ADD_TWO_TO_TWOS_BOOK
+            for suit in range(NUM_SUITS):
+                for low in range(A.RUN_STARTS):
+                    # a run only from cards that are not worth more in a book
+                    if allowed(A.start_run(suit, low), 3) and all(hand[FIRST_NATURAL + r] < 3 for r in range(low, low + 3)):
+                        return A.start_run(suit, low)
+            if clean < need_clean and hand[TWO] >= 3 and allowed(A.START_TWOS_BOOK, 3):
+                return A.START_TWOS_BOOK
         # Naturals onto our groups, then new clean groups of three or more.
         for r in range(NUM_NATURALS):
             if allowed(A.add_natural(r), 1):
@@ -200,9 +273,13 @@ class HeuristicAgent:
         best, best_score = None, np.inf
         for kind in range(15):
             action = A.discard(kind)
-            if not mask[action]:
+            if view.plays_runs and kind >= FIRST_NATURAL:
+                action = self._suited_discard(view, mask, kind - FIRST_NATURAL)
+            if action is None or not mask[action]:
                 continue
-            if kind in (TWO, JOKER):
+            if kind == RED_THREE:
+                score = -1000.0  # house: a red three held at the end costs 500
+            elif kind in (TWO, JOKER):
                 score = 1000.0 + VALUES[kind]  # never throw a wild away if anything else will do
             elif kind == BLACK_THREE:
                 score = -100.0 if pile_worth else -40.0
@@ -220,3 +297,11 @@ class HeuristicAgent:
         if best is None:
             return int(np.flatnonzero(mask)[0])
         return best
+
+    def _suited_discard(self, view: ObservationView, mask: np.ndarray, rank: int) -> int | None:
+        """House: the suited discard of ``rank`` whose card helps my runs least."""
+        options = [s for s in range(NUM_SUITS) if mask[A.discard_suited(s, rank)]]
+        if not options:
+            return None
+        suit = min(options, key=lambda s: (self._run_neighbours(view, s, rank), s))
+        return A.discard_suited(suit, rank)

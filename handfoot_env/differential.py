@@ -54,8 +54,14 @@ def run_differential(
     steps: int,
     seed: int = 0,
     reward_mode: str = "deal",
+    agent=None,
+    explore: float = 0.1,
 ) -> DiffReport:
-    """Play ``steps`` batch steps of random legal actions on both engines, comparing everything."""
+    """Play ``steps`` batch steps on both engines, comparing everything.
+
+    Actions are random legal ones, or an ``agent``'s (batched protocol of ``agents/``) with
+    probability ``1 - explore`` each: scripted play reaches what random play rarely does
+    (long runs, frozen melds, going out, games that end at the target score)."""
     engine = VectorEngine(rules, batch_size=batch_size, seed=seed, reward_mode=reward_mode)
     refs = [Game(rules, int(s)) for s in engine.states["seed"]]
     rng = np.random.default_rng(seed)
@@ -76,6 +82,9 @@ def run_differential(
         choice = rng.random(masks.shape)
         choice[~masks] = -1.0
         actions = choice.argmax(axis=1)
+        if agent is not None:
+            chosen = np.asarray(agent.act(observations, masks))
+            actions = np.where(rng.random(batch_size) < explore, actions, chosen)
         deals_before = [len(g.deal_results) for g in refs]
         rewards, dones = engine.step(actions)
         report.steps += batch_size

@@ -34,7 +34,8 @@ canastas (clean books, books of 2s, runs) and "dirty books" black canastas:
 | 48-55   | 8     | my staged unfinished run per suit: (length, low rank index)                  |
 | 56      | 1     | cards in my staged unfinished book of 2s                                      |
 | 57-110  | 6 x 9 | per owner slot: unfinished run per suit (length, low rank index), then cards in its unfinished book of 2s |
-| 111-143 | 33    | spare (zero)                                                                  |
+| 111-114 | 4     | the rules: runs, books of 2s, one card plus the top discard, frozen six-card melds |
+| 115-143 | 29    | spare (zero)                                                                  |
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ HOUSE_PILE_SUIT = HOUSE + 44
 HOUSE_STAGED_RUNS = HOUSE + 48
 HOUSE_STAGED_TWOS = HOUSE + 56
 HOUSE_OWNERS = HOUSE + 57
+HOUSE_RULES = HOUSE + 111
 assert HOUSE_OWNERS + MAX_OWNERS * HOUSE_OWNER_FIELDS <= HOUSE + HOUSE_FIELDS
 
 
@@ -161,6 +163,20 @@ class ObservationView:
     def twos_book(self, slot: int) -> int:
         """House: cards in the unfinished book of 2s of owner slot ``slot``."""
         return int(self.obs[HOUSE_OWNERS + slot * HOUSE_OWNER_FIELDS + 8])
+
+    @property
+    def plays_runs(self) -> bool:
+        """Whether these rules have runs (house)."""
+        return bool(self.obs[HOUSE_RULES])
+
+    @property
+    def books_of_twos(self) -> bool:
+        return bool(self.obs[HOUSE_RULES + 1])
+
+    @property
+    def pile_top_suit(self) -> int | None:
+        suits = self.obs[HOUSE_PILE_SUIT:HOUSE_PILE_SUIT + 4]
+        return int(suits.argmax()) if suits.any() else None
 
     @property
     def staged_runs(self):

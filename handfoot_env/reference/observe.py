@@ -108,6 +108,7 @@ def _observe_house(game: Game, seat: int, obs: np.ndarray) -> None:
     for slot, owner in enumerate(O.relative_owners(rules.owner_of(seat), rules.num_owners)):
         base = O.HOUSE_OWNERS + slot * O.HOUSE_OWNER_FIELDS
         _put_runs_and_twos(game.sides[owner].groups, rules.book_size, obs, base, base + 8)
+    obs[O.HOUSE_RULES:O.HOUSE_RULES + 4] = (rules.runs, rules.books_of_twos, rules.draw_one_plus_discard, rules.frozen_six)
 
 
 __all__ = ["observe"]

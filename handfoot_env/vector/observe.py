@@ -12,7 +12,7 @@ from handfoot_env.vector.rules_kernel import (
     KIND_OF_CARD, SUIT_OF_CARD, VALUES, hand_total, minimum, owner_of, staged_total,
 )
 from handfoot_env.vector.state import (
-    C_BOOKS_NEEDED, C_DEALS, C_ONE_PLUS_DISCARD, C_OWNERS, C_PARTNERSHIPS, C_PLAYERS, C_RUNS,
+    C_BOOKS_NEEDED, C_DEALS, C_FROZEN, C_ONE_PLUS_DISCARD, C_OWNERS, C_PARTNERSHIPS, C_PLAYERS, C_RUNS,
     C_TAKE_COUNT, C_TWOS_BOOKS, DRAW, PLAY,
 )
 
@@ -115,6 +115,10 @@ def fill_house(s, cfg, seat, my_owner, obs):
             obs[base + 2 * suit] = s.runs[owner, suit, 0]
             obs[base + 2 * suit + 1] = s.runs[owner, suit, 1]
         obs[base + 8] = s.twos[owner]
+    obs[O.HOUSE_RULES] = cfg[C_RUNS]
+    obs[O.HOUSE_RULES + 1] = cfg[C_TWOS_BOOKS]
+    obs[O.HOUSE_RULES + 2] = cfg[C_ONE_PLUS_DISCARD]
+    obs[O.HOUSE_RULES + 3] = cfg[C_FROZEN]
 
 
 @njit(cache=True, parallel=True)

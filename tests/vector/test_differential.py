@@ -20,6 +20,24 @@ def test_engines_agree_step_for_step(preset, players):
     assert report.games_finished >= 10  # whole games, deal ends and scoring included
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_engines_agree_on_house(players):
+    # Random play, with a low target so that games also end by reaching it.
+    rules = Rules.preset("house", num_players=players, num_deals=3, target_score=300)
+    report = run_differential(rules, batch_size=8, steps=2500, seed=players)
+    assert report.games_finished >= 10
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_engines_agree_on_house_under_scripted_play(players):
+    # The heuristic lays runs, books of 2s and canastas, meets frozen melds and goes out.
+    from agents import make_agent
+
+    rules = Rules.preset("house", num_players=players, target_score=5000)
+    report = run_differential(rules, batch_size=8, steps=1500, seed=players, agent=make_agent("heuristic"))
+    assert report.games_finished >= 2
+
+
 def test_engines_agree_with_game_result_rewards():
     report = run_differential(Rules.preset("partnership"), batch_size=8, steps=1500, seed=3, reward_mode="game")
     assert report.games_finished >= 4

@@ -11,7 +11,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 import handfoot_env
 from handfoot_env.errors import IllegalActionError
 
-TABLES = [("classic", n) for n in range(2, 7)] + [("partnership", 4)]
+TABLES = [("classic", n) for n in range(2, 7)] + [("partnership", 4), ("house", 2), ("house", 4)]
 
 
 @pytest.mark.parametrize("preset,players", TABLES)
@@ -26,7 +26,7 @@ def test_seed_test(preset, players):
     seed_test(lambda: handfoot_env.env(preset=preset, num_players=players), num_cycles=300)
 
 
-@pytest.mark.parametrize("preset", ["classic", "partnership"])
+@pytest.mark.parametrize("preset", ["classic", "partnership", "house"])
 def test_render_test(preset):
     render_test(lambda render_mode=None: handfoot_env.env(preset=preset, render_mode=render_mode))
 
@@ -53,7 +53,7 @@ def play_out(env, seed):
     return returns, info
 
 
-@pytest.mark.parametrize("preset,players", [("classic", 3), ("partnership", 4)])
+@pytest.mark.parametrize("preset,players", [("classic", 3), ("partnership", 4), ("house", 4)])
 def test_each_agent_receives_its_own_sides_score_difference(preset, players):
     env = handfoot_env.env(preset=preset, num_players=players)
     returns, info = play_out(env, seed=5)

@@ -14,7 +14,7 @@ from handfoot_env.gym_env import HandFootGymEnv
 from handfoot_env.vec_env import HandFootVecEnv
 
 
-@pytest.mark.parametrize("preset", ["classic", "partnership"])
+@pytest.mark.parametrize("preset", ["classic", "partnership", "house"])
 def test_gymnasium_and_sb3_check_env(preset):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # unbounded Box: totals and points are not capped
@@ -64,7 +64,7 @@ def test_vec_env_masks_are_never_empty_and_the_learner_is_always_to_move():
         venv.step(np.array(actions))
 
 
-@pytest.mark.parametrize("preset,players", [("classic", 2), ("classic", 3), ("partnership", 4)])
+@pytest.mark.parametrize("preset,players", [("classic", 2), ("classic", 3), ("partnership", 4), ("house", 2), ("house", 4)])
 def test_rewards_reach_the_learners_seat_only(preset, players):
     """Over a whole game the learner's return must equal its side's score difference."""
     venv = HandFootVecEnv(num_envs=16, preset=preset, num_players=players, opponent="greedy", seed=4)

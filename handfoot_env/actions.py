@@ -157,8 +157,9 @@ def extend_run_up(suit: int) -> int:
     return EXTEND_RUN_UP + suit
 
 
-def describe(action: int) -> str:
-    """Human-readable name of an action, e.g. ``start group of K (2 naturals + a joker)``."""
+def describe(action: int, rules=None) -> str:
+    """Human-readable name of an action, e.g. ``start group of K (2 naturals + a joker)``;
+    with ``rules`` the take is named as those rules play it."""
     try:
         act = decode(action)
     except ValueError:
@@ -167,6 +168,8 @@ def describe(action: int) -> str:
     if act.kind == "draw":
         return "draw two from the stock"
     if act.kind == "take_pile":
+        if rules is not None and rules.draw_one_plus_discard:
+            return "draw one from the stock plus the top discard"
         return "take the discard pile"
     if act.kind == "start_group":
         return f"start group of {rank_name} ({COMPOSITION_NAMES[act.composition]})"

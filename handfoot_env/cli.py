@@ -51,6 +51,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         (Rules.preset("classic"), ("heuristic", "greedy")),
         (Rules.preset("partnership"), ("greedy", "random")),
         (Rules.preset("partnership"), ("heuristic", "greedy")),
+        (Rules.preset("house"), ("greedy", "random")),
+        (Rules.preset("house"), ("heuristic", "greedy")),
     ]
     print("| preset | lineup | games | wins A | draws | wins B | mean total A | mean total B | actions/s |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -113,7 +115,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if turn != last_turn and not args.quiet:
             print(render_table(game))
         last_turn = turn
-        print(f"  [{index}] seat {game.current}: {A.describe(action)}")
+        print(f"  [{index}] seat {game.current}: {A.describe(action, game.rules)}")
     print(f"\n{render_scores(final)}")
     print(f"totals {final.totals}; " + ("game over" if final.is_over else "game not finished"))
     return 0
@@ -123,7 +125,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     """Random legal play: invariants at every step (reference), or both engines compared (vector)."""
     configs = [_rules_from_args(args)] if args.preset or args.players or args.deals else [
         Rules.preset("classic", num_players=n) for n in (2, 3, 4, 6)
-    ] + [Rules.preset("partnership")]
+    ] + [Rules.preset("partnership"), Rules.preset("house"), Rules.preset("house", num_players=4)]
     if args.engine == "vector":
         return _fuzz_vector(args, configs)
     from handfoot_env.reference import Game
@@ -266,8 +268,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     def add_rules_args(p: argparse.ArgumentParser, preset_default: str | None = "classic") -> None:
         p.add_argument("--preset", default=preset_default, help=f"one of {', '.join(PRESET_NAMES)}")
-        p.add_argument("--players", type=int, default=None, help="number of players (classic: 2-6)")
-        p.add_argument("--deals", type=int, default=None, help="number of deals (1, 2 or 4)")
+        p.add_argument("--players", type=int, default=None,
+                       help="number of players (classic: 2-6; partnership: 4; house: 2, or 4 in two teams)")
+        p.add_argument("--deals", type=int, default=None,
+                       help="number of deals (classic, partnership: 1, 2 or 4; house: the cap, default 30)")
 
     p = sub.add_parser("demo", help="seeded games between scripted players, with a score table")
     p.add_argument("--games", type=int, default=20)
@@ -298,7 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="steps/s, games/s and peak memory of both engines")
     p.add_argument("--json", action="store_true", help="print a JSON list of rows")
     p.add_argument("--batches", default="1,64,1024,4096,16384")
-    p.add_argument("--configs", default="classic:2,partnership:4", help="preset:players,...")
+    p.add_argument("--configs", default="classic:2,partnership:4,house:2,house:4", help="preset:players,...")
     p.add_argument("--seconds", type=float, default=3.0, help="timed seconds per row")
     p.add_argument("--no-reference", action="store_true", help="skip the reference engine rows")
     p.set_defaults(func=cmd_bench)
@@ -323,10 +327,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("play", help="play against the agents in the terminal, with Hint and Coach")
-    p.add_argument("--preset", default="classic", choices=["classic", "partnership"])
-    p.add_argument("--players", type=int, default=None, help="classic: 2-6 players")
+    p.add_argument("--preset", default="classic", choices=list(PRESET_NAMES))
+    p.add_argument("--players", type=int, default=None, help="classic: 2-6 players; house: 2, or 4 in teams")
     p.add_argument("--opponents", default="heuristic", help="agent for the other side(s): random, greedy, heuristic, ppo")
-    p.add_argument("--partner", default="heuristic", help="partnership: your partner's agent")
+    p.add_argument("--partner", default="heuristic", help="partnership (or house with 4): your partner's agent")
     p.add_argument("--hint", default="heuristic", help="the agent behind Hint and Coach")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-coach", action="store_true")

@@ -9,6 +9,12 @@ mirror seed 001's controls:
                     several groups at once with commas: m K K K, Q Q Jk
     m K: 2 Jk       add wilds to your group of K
     d 7             discard a card (ends the turn)
+  house only (runs, suits):
+    p               one card from the stock plus the top discard
+    r 4h 5h 6h      start a run (one suit, in sequence); r 7h extends your run of hearts
+    m 2 2 2         start (or grow: m 2) your book of 2s
+    d Kh            discard names the suit of a natural (d K when you hold one suit of K)
+                    a book's natural cards leave your hand from your shortest suit
     h               hint: what the hint agent would play now
     t               the score sheet
     ?               help
@@ -26,12 +32,14 @@ import sys
 from collections.abc import Callable
 
 from handfoot_env import actions as A
-from handfoot_env.cards import JOKER, KIND_NAMES, TWO, format_counts, is_natural, natural_kind, parse_kind, rank_of
+from handfoot_env.cards import (
+    JOKER, KIND_NAMES, NUM_SUITS, SUIT_LETTERS, TWO, is_natural, natural_kind, parse_card, parse_kind, rank_of,
+)
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import Game
 from handfoot_env.reference.observe import observe
-from handfoot_env.reference.state import count_books, unfinished_group
-from handfoot_env.render import render_scores, render_table
+from handfoot_env.reference.state import count_books, unfinished_group, unfinished_run, unfinished_twos_book
+from handfoot_env.render import format_hand, render_scores, render_table
 from handfoot_env.rules import Rules
 
 HUMAN = 0
@@ -41,10 +49,17 @@ HELP = """commands:
   m K: 2 Jk    add wilds to your group of K     d 7          discard (ends the turn)
   h            hint                             t            score sheet
   ?            this help                        q            quit"""
+HOUSE_HELP = """house:
+  p            one card from the stock plus the top discard
+  r 4h 5h 6h   start a run (one suit, in sequence)   r 7h   extend your run of hearts
+  m 2 2 2      start your book of 2s (m 2 adds one)
+  d Kh         discard names the suit (d K when you hold one suit of K)
+  (a book's natural cards leave your hand from your shortest suit)"""
 
 
-def command_for(action: int) -> str:
-    """The command a person would type for ``action`` (used by Hint)."""
+def command_for(action: int, game: Game | None = None) -> str:
+    """The command a person would type for ``action`` (used by Hint); extending a run
+    names its card, which needs the ``game``."""
     act = A.decode(action)
     if act.kind == "draw":
         return "s"
@@ -52,6 +67,24 @@ def command_for(action: int) -> str:
         return "p"
     if act.kind == "discard":
         return f"d {KIND_NAMES[act.card]}"
+    if act.kind == "discard_suited":
+        return f"d {KIND_NAMES[natural_kind(act.rank)]}{SUIT_LETTERS[act.suit]}"
+    if act.kind == "start_run":
+        return "r " + " ".join(KIND_NAMES[natural_kind(r)] + SUIT_LETTERS[act.suit] for r in range(act.rank, act.rank + 3))
+    if act.kind in ("extend_run_down", "extend_run_up"):
+        run = None
+        if game is not None:
+            side = game.sides[game.owner()]
+            run = unfinished_run(side.groups if side.opened else game.seats[game.current].staged, act.suit,
+                                 game.rules.book_size)
+        if run is None:
+            return f"r ({act.kind.replace('_', ' ')} of {SUIT_LETTERS[act.suit]})"
+        r = run.low - 1 if act.kind == "extend_run_down" else run.high + 1
+        return f"r {KIND_NAMES[natural_kind(r)]}{SUIT_LETTERS[act.suit]}"
+    if act.kind == "start_twos_book":
+        return "m 2 2 2"
+    if act.kind == "add_two_to_twos_book":
+        return "m 2"
     name = KIND_NAMES[natural_kind(act.rank)]
     if act.kind == "start_group":
         return "m " + " ".join([name, name] + [[name], ["2"], ["Jk"]][act.composition])
@@ -64,6 +97,37 @@ class CommandError(ValueError):
     pass
 
 
+def _melds_in_play(game: Game):
+    side = game.sides[game.owner()]
+    return side.groups if side.opened else game.seats[game.current].staged
+
+
+def parse_run(game: Game, text: str) -> list[int]:
+    """Actions for ``r ...`` (house): start a run of three or more, or extend your run."""
+    if not game.rules.runs:
+        raise CommandError("runs belong to the house preset")
+    cards = [parse_card(t) for t in text.split()]
+    if not cards:
+        raise CommandError("run what? e.g. r 4h 5h 6h, or r 7h to extend your run of hearts")
+    suits = {suit for _, suit in cards}
+    if -1 in suits or len(suits) != 1 or not all(is_natural(k) for k, _ in cards):
+        raise CommandError("a run is naturals of one suit with the suit named: e.g. r 4h 5h 6h")
+    suit = suits.pop()
+    ranks = sorted(rank_of(k) for k, _ in cards)
+    if ranks != list(range(ranks[0], ranks[0] + len(ranks))):
+        raise CommandError("a run's cards are in sequence (4 up to A), e.g. r 9s 10s Js")
+    run = unfinished_run(_melds_in_play(game), suit, game.rules.book_size)
+    if run is None:
+        if len(ranks) < 3:
+            raise CommandError(f"you have no run of {SUIT_LETTERS[suit]} to extend; a new run needs three cards")
+        return [A.start_run(suit, ranks[0])] + [A.extend_run_up(suit)] * (len(ranks) - 3)
+    if ranks[0] == run.high + 1:
+        return [A.extend_run_up(suit)] * len(ranks)
+    if ranks[-1] == run.low - 1:
+        return [A.extend_run_down(suit)] * len(ranks)
+    raise CommandError(f"those cards do not extend your run {run.low + 4}..{run.high + 4} of {SUIT_LETTERS[suit]} at either end")
+
+
 def parse_meld(game: Game, text: str) -> list[int]:
     """Actions for ``m ...``: one comma-separated chunk per group."""
     actions: list[int] = []
@@ -72,6 +136,16 @@ def parse_meld(game: Game, text: str) -> list[int]:
     for chunk in text.split(","):
         chunk = chunk.strip()
         if not chunk:
+            continue
+        tokens = chunk.split()
+        if game.rules.books_of_twos and ":" not in chunk and all(parse_kind(t) == TWO for t in tokens):
+            book = unfinished_twos_book(_melds_in_play(game), game.rules.book_size)
+            if book is None:
+                if len(tokens) < 3:
+                    raise CommandError("a book of 2s starts with three 2s: m 2 2 2")
+                actions += [A.START_TWOS_BOOK] + [A.ADD_TWO_TO_TWOS_BOOK] * (len(tokens) - 3)
+            else:
+                actions += [A.ADD_TWO_TO_TWOS_BOOK] * len(tokens)
             continue
         if ":" in chunk:  # m K: 2 Jk
             head, wilds = chunk.split(":", 1)
@@ -84,7 +158,7 @@ def parse_meld(game: Game, text: str) -> list[int]:
                     raise CommandError(f"after ':' list wild cards (2, Jk), got {token}")
                 actions.append((A.add_two if wild == TWO else A.add_joker)(rank_of(kind)))
             continue
-        cards = [parse_kind(t) for t in chunk.split()]
+        cards = [parse_card(t)[0] for t in chunk.split()]  # a book's suits are chosen for you
         naturals = [k for k in cards if is_natural(k)]
         wilds = [k for k in cards if k in (TWO, JOKER)]
         if len(naturals) + len(wilds) != len(cards):
@@ -113,6 +187,18 @@ def parse_meld(game: Game, text: str) -> list[int]:
     return actions
 
 
+def parse_discard(game: Game, token: str) -> int:
+    kind, suit = parse_card(token)
+    if not (game.rules.runs and is_natural(kind)):
+        return A.discard(kind)
+    if suit < 0:  # house: the suit may be left out when the hand holds only one
+        held = [s for s in range(NUM_SUITS) if game.seats[game.current].hand_suits[s][rank_of(kind)]]
+        if len(held) != 1:
+            raise CommandError(f"name the suit of the {KIND_NAMES[kind]} to discard, e.g. d {KIND_NAMES[kind]}h")
+        suit = held[0]
+    return A.discard_suited(suit, rank_of(kind))
+
+
 def parse_command(game: Game, line: str) -> tuple[str, list[int]]:
     """(verb, actions) for one line of input."""
     line = line.strip()
@@ -125,9 +211,11 @@ def parse_command(game: Game, line: str) -> tuple[str, list[int]]:
     if verb == "d":
         if not rest.strip():
             raise CommandError("discard what? e.g. d 7")
-        return "move", [A.discard(parse_kind(rest.strip()))]
+        return "move", [parse_discard(game, rest.strip())]
     if verb == "m":
         return "move", parse_meld(game, rest)
+    if verb == "r":
+        return "move", parse_run(game, rest)
     if verb in ("h", "hint"):
         return "hint", []
     if verb in ("t", "scores"):
@@ -154,7 +242,9 @@ def coach_note(before: Game, action: int, agent_choice: int) -> str | None:
                     "(500 for a clean book, 300 for a dirty one)")
     if act.kind == "start_group" and act.composition > 0 and len(before.stock) > rules.total_cards // 3:
         return "use wild cards to finish dirty books late, not to start thin groups early"
-    if act.kind == "discard":
+    if act.kind in ("discard", "discard_suited"):
+        card = act.card if act.kind == "discard" else natural_kind(act.rank)
+        act = A.Action("discard", card=card)
         if act.card in (TWO, JOKER):
             return "a discarded wild is worth nothing to you; wilds belong in dirty books"
         next_seat = (before.current + 1) % rules.num_players
@@ -229,7 +319,7 @@ class PlaySession:
         while self.game.current == seat and not self.game.is_over:
             deal = self.game.deal_index
             action = self.agent_choice(self.agents[seat], seat)
-            self.write(f"  seat {seat}: {A.describe(action)}")
+            self.write(f"  seat {seat}: {A.describe(action, self.rules)}")
             self.game.step(action)
             if self.game.deal_index != deal:
                 break
@@ -252,26 +342,26 @@ class PlaySession:
             if verb == "quit":
                 return False
             if verb == "help":
-                self.write(HELP)
+                self.write(HELP + ("\n" + HOUSE_HELP if self.rules.runs else ""))
                 continue
             if verb == "scores":
                 self.write(render_scores(self.game) if self.game.deal_results else "no deal has ended yet")
                 continue
             if verb == "hint":
                 choice = self.agent_choice(self.hint_agent, HUMAN)
-                self.write(f"  hint: {command_for(choice)}   ({A.describe(choice)})")
+                self.write(f"  hint: {command_for(choice, self.game)}   ({A.describe(choice, self.rules)})")
                 continue
             if verb == "noop":
                 continue
             for action in actions:
                 reason = self.game.why_illegal(action)
                 if reason is not None:
-                    self.write(f"  ! {A.describe(action)}: {reason}")
+                    self.write(f"  ! {A.describe(action, self.rules)}: {reason}")
                     break
                 preferred = self.agent_choice(self.hint_agent, HUMAN)
                 tip = coach_note(self.game, action, preferred) if self.coach else None
                 if tip:
-                    turn_notes.append(f"coach: {tip}. {self.hint_agent.name} would play: {command_for(preferred)}")
+                    turn_notes.append(f"coach: {tip}. {self.hint_agent.name} would play: {command_for(preferred, self.game)}")
                 try:
                     self.game.step(action)
                 except IllegalActionError as exc:  # pragma: no cover - why_illegal said legal
@@ -281,7 +371,8 @@ class PlaySession:
                     break
             if self.game.current == HUMAN and not self.game.is_over and self.game.deal_index == deal:
                 me = self.game.seats[HUMAN]
-                self.write(f"  you hold: {format_counts(me.hand) or '-'}" + (" (foot)" if me.on_foot else ""))
+                suits = me.hand_suits if self.rules.runs else None
+                self.write(f"  you hold: {format_hand(me.hand, suits) or '-'}" + (" (foot)" if me.on_foot else ""))
                 if me.staged:
                     self.write(f"  staged {me.staged_value} of the {self.game.minimum(self.game.owner())} needed to open")
         for note in turn_notes:

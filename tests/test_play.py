@@ -88,3 +88,46 @@ def test_coach_flags_a_wild_on_a_clean_group_of_six():
     assert note is not None and "clean group of six" in note
     assert coach_note(game, A.discard(5), A.discard(5)) is None
     assert "wild" in coach_note(game, A.discard(1), A.discard(5))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_whole_house_game_through_the_commands(players):
+    """House: runs, books of 2s and suited discards typed as commands, to the target score."""
+    output: list[str] = []
+    holder: dict = {}
+    agent = make_agent("heuristic")
+    typed = []
+
+    def readline() -> str:
+        game = holder["session"].game
+        action = int(agent.act(observe(game, 0)[None], game.legal_mask()[None])[0])
+        typed.append(command_for(action, game))
+        return typed[-1] + "\n"
+
+    rules = Rules.preset("house", num_players=players, target_score=6000)
+    session = PlaySession(rules, seed=4, readline=readline, write=output.append)
+    holder["session"] = session
+    assert session.run() == 0
+    assert session.game.is_over and max(session.game.totals) >= 6000
+    assert any(line.startswith("r ") for line in typed) and any(line.startswith("d ") and line[-1] in "cdhs" for line in typed)
+
+
+def test_house_commands():
+    game = scenario("""
+    preset: house
+    seats: [{hand: 4h 5h 6h 7h Kc Kd 2 2 2 9s, foot: random 13}, {hand: random 13, foot: random 13}]
+    tables: [{opened: true, groups: [A A A]}, {}]
+    """)
+    hearts = 2
+    assert parse_command(game, "r 4h 5h 6h 7h")[1] == [A.start_run(hearts, rank("4")), A.extend_run_up(hearts)]
+    assert parse_command(game, "m 2 2 2")[1] == [A.START_TWOS_BOOK]
+    assert parse_command(game, "d 9")[1] == [A.discard_suited(3, rank("9"))]  # one suit of 9 held
+    with pytest.raises(ValueError, match="name the suit"):
+        parse_command(game, "d K")
+    with pytest.raises(ValueError, match="one suit"):
+        parse_command(game, "r 4h 5c 6h")
+    with pytest.raises(ValueError, match="in sequence"):
+        parse_command(game, "r 4h 6h 7h")
+    game.step(A.start_run(hearts, rank("5")))
+    assert parse_command(game, "r 4h")[1] == [A.extend_run_down(hearts)]
+    assert command_for(A.extend_run_up(hearts), game) == "r 8h"

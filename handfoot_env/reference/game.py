@@ -473,7 +473,7 @@ class Game:
         """Apply one legal action; raise :class:`IllegalActionError` (state untouched) otherwise."""
         reason = self.why_illegal(action)
         if reason is not None:
-            raise IllegalActionError(action, A.describe(action), reason)
+            raise IllegalActionError(action, A.describe(action, self.rules), reason)
         act = A.decode(action)
         self.actions.append(int(action))
         if act.kind == "draw":

@@ -141,7 +141,7 @@ class VectorEngine:
         if self._errors.any():
             bad = int(np.flatnonzero(self._errors)[0])
             action = int(actions[bad])
-            raise IllegalActionError(action, A.describe(action), f"game {bad}: {REASONS[self._errors[bad]]}")
+            raise IllegalActionError(action, A.describe(action, self.rules), f"game {bad}: {REASONS[self._errors[bad]]}")
         self._apply_kernel(self.states, self.packs, self.cfg, actions, active, self._rewards, self._dones)
         if self._dones.any():
             done = np.flatnonzero(self._dones)

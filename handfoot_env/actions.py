@@ -12,7 +12,7 @@ are always masked.  Ranks are the eleven naturals 4, 5, ..., K, A (rank index 0.
 | 35-45     | 11    | add a natural to the group of rank r                                 |
 | 46-56     | 11    | add a 2 to the group of rank r                                       |
 | 57-67     | 11    | add a joker to the group of rank r                                   |
-| 68-82     | 15    | discard a card of kind k (joker, 2, black 3, red 3, 4 .. A)          |
+| 68-82     | 15    | discard a card of kind k (joker, 2, black 3, red 3, 4 .. A); house discards naturals suited |
 | 83-126    | 44    | house: discard the natural of suit s, rank r (83 + 11s + r)          |
 | 127-162   | 36    | house: start a run of suit s from rank r to r+2 (127 + 9s + r)       |
 | 163-166   | 4     | house: extend the run of suit s downward                             |
@@ -22,6 +22,12 @@ are always masked.  Ranks are the eleven naturals 4, 5, ..., K, A (rank index 0.
 
 Before the owner has opened, group actions *stage* cards (see RULES.md "Staging the
 opening") instead of laying them down; the same actions serve both.
+
+In ``house`` a natural's suit matters (runs): naturals are discarded with the suited
+discards (83-126; suits clubs, diamonds, hearts, spades), and a natural that goes into a
+book leaves the hand from the suit the hand holds fewest cards of (the reference engine's
+``_book_suit``), since the book actions name no suit.  One unfinished run per suit and
+one unfinished book of 2s per owner, as one unfinished book per rank.
 """
 
 from __future__ import annotations
@@ -203,7 +209,7 @@ def layout_table() -> list[tuple[str, int, str]]:
         (ADD_NATURAL, ADD_TWO, "add a natural to the group of rank r"),
         (ADD_TWO, ADD_JOKER, "add a 2 to the group of rank r"),
         (ADD_JOKER, DISCARD, "add a joker to the group of rank r"),
-        (DISCARD, DISCARD_SUITED, "discard a card of kind k"),
+        (DISCARD, DISCARD_SUITED, "discard a card of kind k (house: naturals go suited)"),
         (DISCARD_SUITED, START_RUN, "house: discard the natural of suit s, rank r"),
         (START_RUN, EXTEND_RUN_DOWN, "house: start a run of suit s from rank r"),
         (EXTEND_RUN_DOWN, EXTEND_RUN_UP, "house: extend the run of suit s downward"),

@@ -6,15 +6,17 @@
 | Actions            | Discrete(173), masked                                               |
 | Parallel API       | No (turn-based: one agent acts at a time)                           |
 | Manual control     | `handfoot play` (terminal)                                          |
-| Agents             | `agents = ['player_0', 'player_1', ...]` (2-6; partnership: 4)      |
+| Agents             | `agents = ['player_0', ...]` (classic 2-6; partnership 4; house 2 or 4) |
 | Action shape       | (1,)                                                                |
 | Action values      | 0 .. 172                                                            |
 | Observation shape  | {"observation": (509,) float32, "action_mask": (173,) int8}         |
 
 Hand and Foot is a Canasta-family card game: every player has a hand and a foot, builds
 groups of one rank, and scores big for seven-card books.  The rules are those of
-`shared/RULES.md`, presets `classic` (2-6 players, each alone) and `partnership` (4
-players in two teams, partners opposite).
+`shared/RULES.md`, presets `classic` (2-6 players, each alone), `partnership` (4
+players in two teams, partners opposite) and `house` (2 alone or 4 in two teams; runs of
+one suit, red and black canastas, books of 2s, one card plus the top discard, frozen
+six-card melds, games to 20,000).
 
 ## Creation
 
@@ -26,13 +28,14 @@ players in two teams, partners opposite).
         action = None if termination or truncation else e.action_space(agent).sample(observation["action_mask"])
         e.step(action)
 
-Keywords: `preset` ("classic" | "partnership"), `num_players`, `rules` (a `Rules`, which
+Keywords: `preset` ("classic" | "partnership" | "house"), `num_players`, `rules` (a `Rules`, which
 overrides both), `render_mode` ("ansi" | "human" | None), `reward_mode` ("deal" | "game").
 
 ## Turns
 
 The same agent keeps acting until its discard ends its turn: one draw action (draw two,
-or take the pile), any group actions, then a discard.  `agent_selection` is always the
+or take the pile; in house, one from the stock plus the top discard), any meld actions,
+then a discard.  `agent_selection` is always the
 player to move.  The env runs on the vector engine with a batch of one, so the env and
 the engines cannot disagree.
 
@@ -43,13 +46,20 @@ The layout of `handfoot_env/actions.py` (`handfoot actions` prints it):
 | index | count | action |
 |---|---|---|
 | 0 | 1 | draw two from the stock |
-| 1 | 1 | take the discard pile |
+| 1 | 1 | take the discard pile (house: one from the stock plus the top discard) |
 | 2-34 | 33 | start a group: rank r x composition c (3 naturals / 2 + a 2 / 2 + a joker), 2 + 3r + c |
 | 35-45 | 11 | add a natural to the group of rank r |
 | 46-56 | 11 | add a 2 to the group of rank r |
 | 57-67 | 11 | add a joker to the group of rank r |
-| 68-82 | 15 | discard a card of kind k (joker, 2, black 3, red 3, 4 .. A) |
-| 83-172 | 90 | reserved for the house preset (always masked here) |
+| 68-82 | 15 | discard a card of kind k (joker, 2, black 3, red 3, 4 .. A; house: naturals go suited) |
+| 83-126 | 44 | house: discard the natural of suit s, rank r (83 + 11s + r; suits c, d, h, s) |
+| 127-162 | 36 | house: start a run of suit s from rank r to r+2 (127 + 9s + r) |
+| 163-166 | 4 | house: extend the run of suit s downward |
+| 167-170 | 4 | house: extend the run of suit s upward |
+| 171 | 1 | house: start a book of 2s (three 2s) |
+| 172 | 1 | house: add a 2 to the book of 2s |
+
+Actions a preset does not use are always masked.
 
 An illegal action raises `IllegalActionError` naming the action and the reason; the state
 is left untouched.  The mask of an agent that is not to move is all zeros.
@@ -73,7 +83,7 @@ know — never another hand, a foot's cards, or the stock order:
 | pile_counts | 324-338 | 15 | the pile, count per kind |
 | pile_take_window | 339-353 | 15 | the cards a take would bring |
 | game | 354-364 | 11 | phase draw/play, deal, deals, stock, my minimum / 100, books needed, partnership, players, opened |
-| house | 365-508 | 144 | reserved for the house preset |
+| house | 365-508 | 144 | house only (zero elsewhere): my naturals by suit (44), the top discard's suit (4), my staged runs (4 x length, low) and book of 2s, each side's unfinished runs and book of 2s (6 x 9), the rule flags (4) |
 
 `action_mask` is int8, 1 exactly for the legal actions of the agent to move.
 
@@ -87,7 +97,8 @@ deal score minus the mean deal score of the other sides, divided by 1000.
 
 ## Version history
 
-* v0: first release (classic, partnership).
+* v0: classic and partnership; then house, with the action and observation layouts unchanged
+  in size (house fills room they had reserved).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ import numpy as np
 from handfoot_env.rules import Rules
 
 DEFAULT_BATCHES = (1, 64, 1024, 4096, 16384)
-DEFAULT_CONFIGS = (("classic", 2), ("partnership", 4))
+DEFAULT_CONFIGS = (("classic", 2), ("partnership", 4), ("house", 2), ("house", 4))
 
 
 @dataclass

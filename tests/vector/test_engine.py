@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
+
+from handfoot_env.cards import suited_id
 import pytest
 
 from handfoot_env import actions as A
@@ -87,17 +89,26 @@ def test_parallel_and_serial_kernels_agree():
     assert all(small[i].states.tobytes() == big.states[i:i + 1].tobytes() for i in range(300))
 
 
+def _held_cards(seat, part: str, suited: bool) -> list[int]:
+    """Card ids in a seat's hand or foot (suited naturals when runs are played)."""
+    counts, suits = getattr(seat, part), getattr(seat, f"{part}_suits")
+    cards = [k for k in range(15) if not (suited and k >= 4) for _ in range(counts[k])]
+    if suited:
+        cards += [suited_id(s, r) for s in range(4) for r in range(11) for _ in range(suits[s][r])]
+    return cards
+
+
 def _hide_and_shuffle(game: Game, observer: int, rng) -> None:
     """Replace every card the observer may not see (others' hands and feet, the stock order)
     with other cards of the same counts-in-total, keeping every size."""
+    suited = game.rules.runs
     hidden = []
     for i, seat in enumerate(game.seats):
-        if i == observer:
-            continue
-        hidden += [k for k in range(15) for _ in range(seat.hand[k])]
-        hidden += [k for k in range(15) for _ in range(seat.foot[k])]
+        if i != observer:
+            hidden += _held_cards(seat, "hand", suited) + _held_cards(seat, "foot", suited)
     hidden += game.stock
-    pool = [k for k in rng.permutation(hidden) if k != 3]  # red threes are never held
+    laid = game.rules.red_threes_laid_down
+    pool = [int(k) for k in rng.permutation(hidden) if not (laid and k == 3)]  # red threes are never held
     reds = [3] * (len(hidden) - len(pool))
     for i, seat in enumerate(game.seats):
         if i == observer:
@@ -105,11 +116,14 @@ def _hide_and_shuffle(game: Game, observer: int, rng) -> None:
         for part in ("hand", "foot"):
             size = sum(getattr(seat, part))
             cards, pool = pool[:size], pool[size:]
-            setattr(seat, part, [cards.count(k) for k in range(15)])
+            setattr(seat, part, [0] * 15)
+            setattr(seat, f"{part}_suits", [[0] * 11 for _ in range(4)])
+            for card in cards:
+                Game._add_card(seat, card, part)
     game.stock = [int(k) for k in rng.permutation(pool + reds)]
 
 
-@pytest.mark.parametrize("preset,players", [("classic", 2), ("classic", 4), ("partnership", 4)])
+@pytest.mark.parametrize("preset,players", [("classic", 2), ("classic", 4), ("partnership", 4), ("house", 2), ("house", 4)])
 def test_observation_hides_other_hands_feet_and_the_stock(preset, players):
     rules = Rules.preset(preset, num_players=players)
     rng = np.random.default_rng(0)
@@ -127,8 +141,9 @@ def test_observation_hides_other_hands_feet_and_the_stock(preset, players):
             assert np.array_equal(before, reference_observe(game, observer))
 
 
-def test_vector_observation_hides_other_hands_and_the_stock():
-    engine = VectorEngine(Rules.preset("partnership"), batch_size=8, seed=3)
+@pytest.mark.parametrize("preset", ["partnership", "house"])
+def test_vector_observation_hides_other_hands_and_the_stock(preset):
+    engine = VectorEngine(Rules.preset(preset, num_players=4), batch_size=8, seed=3)
     rng = np.random.default_rng(3)
     for _ in range(150):
         engine.step(random_actions(engine.legal_mask(), rng))
@@ -142,9 +157,12 @@ def test_vector_observation_hides_other_hands_and_the_stock():
                 total = int(s["hand"][seat].sum())
                 s["hand"][seat] = 0
                 s["hand"][seat][4] = total  # same size, different cards
+                s["hand_suits"][seat] = 0
+                s["hand_suits"][seat][0, 0] = total if preset == "house" else 0
                 total = int(s["foot"][seat].sum())
                 s["foot"][seat] = 0
                 s["foot"][seat][5] = total
+                s["foot_suits"][seat] = 0
     assert np.array_equal(before, engine.observe())
 
 
@@ -168,10 +186,11 @@ from hypothesis import strategies as st  # noqa: E402
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10**6), steps=st.integers(0, 600), observer=st.integers(0, 3))
-def test_no_observation_reveals_a_hidden_card(seed, steps, observer):
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 600), observer=st.integers(0, 3),
+       preset=st.sampled_from(["partnership", "house"]))
+def test_no_observation_reveals_a_hidden_card(seed, steps, observer, preset):
     """Property: re-dealing every card a seat cannot see leaves its observation unchanged."""
-    rules = Rules.preset("partnership")
+    rules = Rules.preset(preset, num_players=4)
     game = Game(rules, seed)
     rng = np.random.default_rng(seed)
     for _ in range(steps):

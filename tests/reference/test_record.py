@@ -30,6 +30,21 @@ def test_record_replays_exactly(tmp_path, finished_game):
     assert path.stat().st_size < 20_000  # small: rules, seed and action numbers
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_house_record_replays_exactly(tmp_path, players):
+    from agents import make_agent
+    from handfoot_env.reference.observe import observe
+
+    game = Game(Rules.preset("house", num_players=players, target_score=4000), seed=3)
+    agent = make_agent("heuristic")
+    while not game.is_over:
+        game.step(int(agent.act(observe(game, game.current)[None], game.legal_mask()[None])[0]))
+    path = tmp_path / "house.json"
+    save_record(game, path)
+    again = replay(load_record(path))
+    assert fingerprint(again) == fingerprint(game) and again.totals == game.totals and max(game.totals) >= 4000
+
+
 def test_partial_game_record_replays(finished_game):
     game = Game(Rules.preset("partnership"), 4)
     play_random_steps = 37

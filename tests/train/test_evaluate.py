@@ -29,6 +29,15 @@ def test_match_counts_add_up_and_intervals_contain_the_mean():
     assert result.mean_actions > 100 and result.steps_per_sec > 0
 
 
+def test_house_matches_two_alone_and_four_in_teams():
+    for players in (2, 4):
+        rules = Rules.preset("house", num_players=players, num_deals=2)
+        result = play_match(rules, make_agent("heuristic"), make_agent("random"), 3, progress=False)
+        assert result.games == 6 and result.wins == 6  # the heuristic goes out; random holds threes
+        totals, actions = play_games(rules, np.array([7, 7]), np.array([0, 1]), make_agent("greedy"), make_agent("greedy"))
+        assert actions[0] == actions[1] and (totals[0] == totals[1]).all()
+
+
 def test_eval_json_has_the_documented_keys(capsys):
     assert main(["eval", "--team", "greedy", "--vs", "random", "--pairs", "3", "--json", "--no-progress"]) == 0
     data = json.loads(capsys.readouterr().out)

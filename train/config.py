@@ -20,6 +20,8 @@ from handfoot_env.rules import PRESET_NAMES
 class TrainConfig:
     name: str = "quick"
     preset: str = "partnership"
+    # Overrides of the preset's rules, e.g. {num_players: 4} for house in teams, {num_deals: 4}.
+    rules: dict[str, Any] = field(default_factory=dict)
     seed: int = 0
     total_timesteps: int = 500_000
 
@@ -55,6 +57,12 @@ class TrainConfig:
     final_eval_pairs: int = 200
     checkpoint_every: int = 50_000
     run_dir: str = "runs"  # the run lives in run_dir/name
+
+    def make_rules(self):
+        """The game these runs train on: the preset with the ``rules`` overrides."""
+        from handfoot_env.rules import Rules
+
+        return Rules.preset(self.preset, **self.rules)
 
     @property
     def path(self) -> Path:
@@ -99,8 +107,14 @@ def validate(config: TrainConfig) -> TrainConfig:
     def fail(key: str, message: str) -> None:
         raise ValueError(f"config key {key!r}: {message}")
 
-    if config.preset not in ("classic", "partnership"):
-        fail("preset", f"must be classic or partnership (of {', '.join(PRESET_NAMES)}), got {config.preset!r}")
+    if config.preset not in PRESET_NAMES:
+        fail("preset", f"must be one of {', '.join(PRESET_NAMES)}, got {config.preset!r}")
+    if not isinstance(config.rules, dict):
+        fail("rules", f"must be a mapping of rules fields to values, got {config.rules!r}")
+    try:
+        config.make_rules()
+    except ValueError as exc:
+        fail("rules", str(exc))
     for key in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "eval_pairs",
                 "final_eval_pairs", "torch_threads", "max_snapshots"):
         if getattr(config, key) < 1:

@@ -126,7 +126,7 @@ def save_checkpoint(model: MaskablePPO, league: League, state: dict, config: Tra
 def train(config: TrainConfig, resume: bool = False) -> dict:
     """Train (or resume) a run; returns the final evaluation."""
     torch.set_num_threads(config.torch_threads)
-    rules = Rules.preset(config.preset)
+    rules = config.make_rules()
     run = config.path
     run.mkdir(parents=True, exist_ok=True)
     (run / "config.json").write_text(json.dumps(config.to_dict(), indent=1))

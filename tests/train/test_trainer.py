@@ -77,3 +77,14 @@ def test_notebook_executes_on_the_run(tiny_run):
     finally:
         del os.environ["HANDFOOT_RUN"]
     assert (config.path / "learning_curves.png").exists() and (config.path / "final_eval.png").exists()
+
+
+def test_house_trains_in_teams(tmp_path):
+    """The lab trains on house too (4 players in teams), through to the final evaluation."""
+    overrides = TINY + [f"run_dir={tmp_path}", "total_timesteps=256", "name=house", "preset=house",
+                        "rules={num_players: 4, num_deals: 1}", "eval_every=0", "final_eval_pairs=1",
+                        "eval_opponents=[random]", "opponents={random: 1.0}", "snapshot_every=0"]
+    config = load_config(ROOT / "configs" / "quick.yaml", overrides)
+    train(config)
+    summary = json.loads((config.path / "final_eval.json").read_text())
+    assert [r["vs"] for r in summary["final"]] == ["random"] and summary["final"][0]["games"] == 2

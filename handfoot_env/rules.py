@@ -209,6 +209,12 @@ PRESETS: dict[str, dict[str, Any]] = {
         target_score=20000,  # 003: first to 20,000 wins
         num_deals=30,  # RULES.md: the game is capped at 30 deals
         deal_minimums=(50,) * 30,  # unused: minimums_by_score decides
+        # Decisions where 003 and RULES.md are silent (made in reference/game.py):
+        # - a natural going into a book leaves the hand from its shortest suit (no suit in the action);
+        # - one unfinished run per suit per owner, as one unfinished book per rank (the action layout);
+        # - the top discard comes with one stock card, so it needs a non-empty stock;
+        # - frozen means a natural completing a 6-card book of its rank or run of its suit, or a 2
+        #   completing a 6-card book of 2s (RULES.md: "a book of its rank, or a run it extends").
     ),
 }
 

@@ -88,7 +88,7 @@ MAX_CARDS = 12 * CARDS_PER_DECK
 
 def state_dtype() -> np.dtype:
     """The record of one game, sized for the largest table so that one compiled kernel
-    serves every rule set (about 3 KiB; the shuffled packs are held beside it)."""
+    serves every rule set (about 3.6 KiB; the shuffled packs are held beside it)."""
     players, owners, deals, cards = MAX_PLAYERS, MAX_OWNERS, MAX_DEALS, MAX_CARDS
     return np.dtype(
         [

@@ -46,10 +46,10 @@ from handfoot_env.cards import (
     SUIT_NAMES, TWO, card_name, is_natural, natural_kind, rank_of, shuffled_cards, suited_id,
 )
 from handfoot_env.errors import IllegalActionError
+from handfoot_env.reference.melds import meld_plan
 from handfoot_env.reference.scoring import DealResult, score_deal
 from handfoot_env.reference.state import (
-    Group, Meld, Run, Seat, Side, TwosBook, count_books, unfinished_group, unfinished_run,
-    unfinished_twos_book,
+    Group, Meld, Run, Seat, Side, TwosBook, count_books, unfinished_group,
 )
 from handfoot_env.rules import Rules, require_supported
 
@@ -344,69 +344,6 @@ class Game:
             return "these rules require you to finish with a discard"
         return None
 
-    def _meld_plan(self, act: A.Action, groups: list[Meld]) -> str | tuple[list[int], list[tuple[int, int]], Meld | None, Meld]:
-        """What a meld action needs and makes: (cards per kind, suited cards, the meld it grows or
-        None, the meld after it), or the reason it cannot be made from these melds."""
-        rules = self.rules
-        need = [0] * NUM_KINDS
-        suited: list[tuple[int, int]] = []  # (suit, rank) of the run cards it takes
-        if act.is_group_action:
-            name = KIND_NAMES[natural_kind(act.rank)]
-            current = unfinished_group(groups, act.rank, rules.book_size)
-            kind = natural_kind(act.rank)
-            if act.kind == "start_group":
-                if current is not None:
-                    return f"there is already an unfinished group of {name}; add to it instead"
-                naturals, twos, jokers = A.COMPOSITIONS[act.composition]
-                need[kind], need[TWO], need[JOKER] = naturals, twos, jokers
-                return need, suited, None, Group(act.rank, naturals, twos, jokers)
-            if current is None:
-                return f"there is no unfinished {'staged ' if groups is not self.sides[self.owner()].groups else ''}group of {name} to add to"
-            result = current.copy()
-            if act.kind == "add_natural":
-                need[kind], result.naturals = 1, result.naturals + 1
-            elif act.kind == "add_two":
-                need[TWO], result.twos = 1, result.twos + 1
-            else:
-                need[JOKER], result.jokers = 1, result.jokers + 1
-            return need, suited, current, result
-        if act.kind in ("start_run", "extend_run_down", "extend_run_up"):
-            if not rules.runs:
-                return "runs belong to the house preset (rules field runs)"
-            suit_name = SUIT_NAMES[act.suit]
-            current = unfinished_run(groups, act.suit, rules.book_size)
-            if act.kind == "start_run":
-                if current is not None:
-                    return f"there is already an unfinished run of {suit_name}; extend it instead"
-                suited = [(act.suit, r) for r in range(act.rank, act.rank + 3)]
-                result: Meld = Run(act.suit, act.rank, 3)
-            else:
-                if current is None:
-                    return f"there is no unfinished run of {suit_name} to extend"
-                if act.kind == "extend_run_down":
-                    if current.low == 0:
-                        return f"the run of {suit_name} already starts at 4"
-                    suited, result = [(act.suit, current.low - 1)], Run(act.suit, current.low - 1, current.length + 1)
-                else:
-                    if current.high == NUM_NATURALS - 1:
-                        return f"the run of {suit_name} already ends at the ace"
-                    suited, result = [(act.suit, current.high + 1)], Run(act.suit, current.low, current.length + 1)
-            for suit, r in suited:
-                need[natural_kind(r)] += 1
-            return need, suited, current, result
-        if not rules.books_of_twos:
-            return "books of 2s belong to the house preset (rules field books_of_twos)"
-        current = unfinished_twos_book(groups, rules.book_size)
-        if act.kind == "start_twos_book":
-            if current is not None:
-                return "there is already an unfinished book of 2s; add to it instead"
-            need[TWO] = 3
-            return need, suited, None, TwosBook(3)
-        if current is None:
-            return "there is no unfinished book of 2s to add to"
-        need[TWO] = 1
-        return need, suited, current, TwosBook(current.twos + 1)
-
     def _meld_problem(self, act: A.Action) -> str | None:
         rules = self.rules
         seat = self.seats[self.current]
@@ -415,10 +352,10 @@ class Game:
             return "draw or take the pile before melding"
         staging = not side.opened
         groups = seat.staged if staging else side.groups
-        plan = self._meld_plan(act, groups)
+        plan = meld_plan(rules, act, groups, staging)
         if isinstance(plan, str):
             return plan
-        need, suited, current, result = plan
+        need, suited, current, result = plan.need, plan.suited, plan.current, plan.result
         for k in range(NUM_KINDS):
             if seat.hand[k] < need[k]:
                 return f"you do not hold enough {KIND_NAMES[k]} (need {need[k]}, have {seat.hand[k]})"
@@ -542,7 +479,8 @@ class Game:
         seat = self.seats[self.current]
         side = self.sides[self.owner()]
         groups = side.groups if side.opened else seat.staged
-        need, suited, current, result = self._meld_plan(act, groups)
+        plan = meld_plan(rules, act, groups, not side.opened)
+        need, suited, current, result = plan.need, plan.suited, plan.current, plan.result
         if rules.runs:  # the naturals leave the hand by suit: a run's own, a book's by _book_suit
             for suit, r in suited:
                 self._move_natural(seat, suit, r, staging=not side.opened)

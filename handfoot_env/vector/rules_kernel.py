@@ -47,7 +47,6 @@ REASONS = (
     "draw or take the pile before discarding",
     "you hold no such card to discard",
     "discarding your last card would go out, and your side lacks the books to go out",
-    "this action belongs to the house preset (runs, books of 2s, suited discards)",
     "a group holds at most a book's cards",
     "the stock is empty: the top discard is taken together with one card from the stock",
     "a meld of yours one card short of a canasta is frozen: the top discard would complete it",
@@ -66,7 +65,7 @@ REASONS = (
     R_LEGAL, R_OVER, R_DRAWN, R_STOCK_LOW, R_TAKE_PHASE, R_TAKE_NONE, R_PILE_EMPTY, R_BLOCKED,
     R_PILE_SMALL, R_NOT_OPENED, R_NO_PAIR, R_TAKE_OVERFLOW, R_TAKE_MINIMUM, R_KEEP_TWO,
     R_MUST_DISCARD, R_MELD_PHASE, R_GROUP_EXISTS, R_NO_GROUP, R_NOT_HELD, R_WILDS, R_NO_DISCARD,
-    R_STRANDED, R_DISCARD_PHASE, R_NO_CARD, R_CANNOT_GO_OUT, R_HOUSE, R_TOO_BIG,
+    R_STRANDED, R_DISCARD_PHASE, R_NO_CARD, R_CANNOT_GO_OUT, R_TOO_BIG,
     R_STOCK_EMPTY, R_FROZEN, R_SUITED_DISCARD, R_NOT_SUITED, R_NO_RUNS, R_NO_TWOS_BOOKS, R_RUN_EXISTS,
     R_NO_RUN, R_RUN_AT_FOUR, R_RUN_AT_ACE, R_TWOS_EXISTS, R_NO_TWOS,
 ) = range(len(REASONS))

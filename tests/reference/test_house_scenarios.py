@@ -308,3 +308,23 @@ def test_black_three_in_hand_counts_five():
     rules = Rules.preset("house")
     assert rules.black_three_penalty == 5 and rules.red_three_unlaid_penalty == 500
     assert BLACK_THREE != TWO
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: house("4h 5h 6h 7h K K 2 2 2 3r 9c", table="A A A|5c 6c 7c 8c 9c 10c", phase="play"),
+        lambda: house("4h 5h 6h 2 2 2 9c 9d", phase="play", scores="[12000, 0]"),
+        lambda: house("5h 6h", table="K K K K K 2", phase="draw", extra="pile: 9c K\nstock: 7s"),
+    ],
+)
+def test_every_illegal_house_action_is_refused_with_the_state_untouched(make):
+    game = make()
+    mask = game.legal_mask()
+    before = fingerprint(game)
+    for action in range(A.NUM_ACTIONS):
+        if mask[action]:
+            continue
+        with pytest.raises(IllegalActionError, match=f"illegal action {action} "):
+            game.step(action)
+        assert fingerprint(game) == before

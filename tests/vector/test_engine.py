@@ -22,12 +22,16 @@ def random_actions(masks, rng):
     return scores.argmax(axis=1)
 
 
-def test_illegal_action_raises_and_changes_no_game():
-    engine = VectorEngine(Rules.preset("partnership"), batch_size=4, seed=0)
+@pytest.mark.parametrize("preset", ["partnership", "house"])
+def test_illegal_action_raises_and_changes_no_game(preset):
+    engine = VectorEngine(Rules.preset(preset, num_players=4), batch_size=4, seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(40):  # into the play phase of some turns, house melds and suited discards
+        engine.step(random_actions(engine.legal_mask(), rng))
     before = engine.states.copy()
     masks = engine.legal_mask().copy()
-    actions = random_actions(masks, np.random.default_rng(0))
-    bad = int(np.flatnonzero(~masks[2])[0])
+    actions = random_actions(masks, rng)
+    bad = int(np.flatnonzero(~masks[2])[-1])
     actions[2] = bad
     with pytest.raises(IllegalActionError, match=f"illegal action {bad} .*game 2"):
         engine.step(actions)

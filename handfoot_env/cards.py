@@ -139,11 +139,6 @@ def shuffled_codes(seed: int, deal_index: int, num_decks: int) -> np.ndarray:
     return rng.permutation(pack)
 
 
-def shuffled_kinds(seed: int, deal_index: int, num_decks: int) -> np.ndarray:
-    """The shuffled pack as kinds, the form the rank-only engines use."""
-    return KIND_OF_CODE[shuffled_codes(seed, deal_index, num_decks)]
-
-
 def shuffled_cards(seed: int, deal_index: int, num_decks: int, suited: bool) -> np.ndarray:
     """The shuffled pack as card ids: kinds, or with suits on the naturals when ``suited``."""
     table = SUITED_ID_OF_CODE if suited else KIND_OF_CODE

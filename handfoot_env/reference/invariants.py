@@ -85,7 +85,8 @@ def _check_suits(game: Game) -> None:
                 column = [suits[s][r] for s in range(4)]
                 if min(column) < 0 or sum(column) != kinds[natural_kind(r)]:
                     raise InvariantError(f"seat {i}'s {name} suits {column} disagree with its {kinds[natural_kind(r)]} naturals of rank {r}")
-    seen = np.zeros_like(card_id_counts(int(game.rules.num_decks), True))
+    pack = card_id_counts(int(game.rules.num_decks), True)
+    seen = np.zeros_like(pack)
     for cards in (game.stock, game.pile):
         for card in cards:
             seen[card] += 1
@@ -94,7 +95,7 @@ def _check_suits(game: Game) -> None:
             for s in range(4):
                 for r in range(NUM_NATURALS):
                     seen[suited_id(s, r)] += suits[s][r]
-    if (seen > card_id_counts(int(game.rules.num_decks), True)).any():
+    if (seen > pack).any():
         raise InvariantError("more copies of a suited card than the pack holds")
 
 

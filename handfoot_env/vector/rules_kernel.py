@@ -334,17 +334,16 @@ def group_reason(s, cfg, op, rank, comp):
 
 
 @njit(cache=True)
-def laid_reason(s, cfg, owner, opened, used, value, completes_clean, completes_dirty):
-    """The end of every meld check (reference ``_meld_problem``) for melds that never stage
-    before the draw: ``used`` cards leave the hand, adding ``value`` points."""
+def laid_reason(s, cfg, owner, opened, used, value, completes):
+    """The end of the run and book-of-2s checks (reference ``_meld_problem``), melds that are
+    always clean and never stage before the draw: ``used`` cards leave the hand, adding
+    ``value`` points; ``completes`` is 1 when the meld becomes a (clean) book."""
     left = hand_total(s, s.current) - used
     if not opened:
-        clean = s.staged_books[0] + completes_clean
-        dirty = s.staged_books[1] + completes_dirty
         if s.staged_value + value < minimum(s, cfg, owner):
             return R_NO_DISCARD if left < 1 else R_LEGAL
-        return cards_left_reason(s, cfg, left, clean, dirty)
-    return cards_left_reason(s, cfg, left, s.books[owner, 0] + completes_clean, s.books[owner, 1] + completes_dirty)
+        return cards_left_reason(s, cfg, left, s.staged_books[0] + completes, s.staged_books[1])
+    return cards_left_reason(s, cfg, left, s.books[owner, 0] + completes, s.books[owner, 1])
 
 
 @njit(cache=True)
@@ -370,7 +369,7 @@ def run_reason(s, cfg, op, suit, rank):
             if s.hand_suits[p, suit, r] < 1:
                 return R_NOT_HELD
         value = VALUES[FIRST_NATURAL + rank] + VALUES[FIRST_NATURAL + rank + 1] + VALUES[FIRST_NATURAL + rank + 2]
-        return laid_reason(s, cfg, owner, opened, 3, value, 1 if 3 == cfg[C_BOOK] else 0, 0)
+        return laid_reason(s, cfg, owner, opened, 3, value, 1 if 3 == cfg[C_BOOK] else 0)
     if length == 0:
         return R_NO_RUN
     if op == 1:
@@ -385,7 +384,7 @@ def run_reason(s, cfg, op, suit, rank):
         return R_NOT_HELD
     if length + 1 > cfg[C_BOOK]:
         return R_TOO_BIG
-    return laid_reason(s, cfg, owner, opened, 1, VALUES[FIRST_NATURAL + r], 1 if length + 1 == cfg[C_BOOK] else 0, 0)
+    return laid_reason(s, cfg, owner, opened, 1, VALUES[FIRST_NATURAL + r], 1 if length + 1 == cfg[C_BOOK] else 0)
 
 
 @njit(cache=True)
@@ -408,7 +407,7 @@ def twos_reason(s, cfg, op):
         return R_NOT_HELD
     if size + need > cfg[C_BOOK]:
         return R_TOO_BIG
-    return laid_reason(s, cfg, owner, opened, need, need * VALUES[TWO], 1 if size + need == cfg[C_BOOK] else 0, 0)
+    return laid_reason(s, cfg, owner, opened, need, need * VALUES[TWO], 1 if size + need == cfg[C_BOOK] else 0)
 
 
 @njit(cache=True)

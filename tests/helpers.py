@@ -45,6 +45,20 @@ def fingerprint(game: Game) -> str:
     )
 
 
+def assert_illegal_actions_refused(game: Game) -> None:
+    """Every masked action raises an error naming it and leaves the state exactly as it was."""
+    import pytest
+
+    from handfoot_env.errors import IllegalActionError
+
+    mask = game.legal_mask()
+    before = fingerprint(game)
+    for action in np.flatnonzero(~mask):
+        with pytest.raises(IllegalActionError, match=f"illegal action {action} "):
+            game.step(int(action))
+        assert fingerprint(game) == before
+
+
 def play_random(game: Game, seed: int, max_actions: int = 50_000, check=None) -> Game:
     """Play uniformly random legal actions to the end of the game."""
     rng = np.random.default_rng(seed)
@@ -57,4 +71,4 @@ def play_random(game: Game, seed: int, max_actions: int = 50_000, check=None) ->
     raise AssertionError(f"game did not end within {max_actions} actions")
 
 
-__all__ = ["A", "rank", "kind", "scenario", "fingerprint", "play_random"]
+__all__ = ["A", "rank", "kind", "scenario", "fingerprint", "assert_illegal_actions_refused", "play_random"]

@@ -16,26 +16,31 @@ from handfoot_env.rules import Rules
 from helpers import rank, scenario
 
 
+def play_through_commands(rules: Rules, hint_every: int | None = None):
+    """A scripted person at seat 0 types the heuristic's move as a command (and ``h`` every
+    ``hint_every`` lines) until the game ends; returns the session, the lines and the output."""
+    output: list[str] = []
+    typed: list[str] = []
+    agent = make_agent("heuristic")
+
+    def readline() -> str:
+        game = session.game
+        if hint_every and len(typed) % hint_every == 3:
+            typed.append("h")
+        else:
+            action = int(agent.act(observe(game, 0)[None], game.legal_mask()[None])[0])
+            typed.append(command_for(action, game))
+        return typed[-1] + "\n"
+
+    session = PlaySession(rules, seed=4, readline=readline, write=output.append)
+    assert session.run() == 0
+    return session, typed, output
+
+
 @pytest.mark.parametrize("preset", ["classic", "partnership"])
 def test_a_whole_game_through_the_commands(preset):
     """A scripted person types the heuristic's move as a command every time: four deals."""
-    output: list[str] = []
-    holder: dict = {}
-    agent = make_agent("heuristic")
-    typed = []
-
-    def readline() -> str:
-        game = holder["session"].game
-        if len(typed) % 7 == 3:
-            typed.append("h")
-            return "h\n"
-        action = int(agent.act(observe(game, 0)[None], game.legal_mask()[None])[0])
-        typed.append(command_for(action))
-        return command_for(action) + "\n"
-
-    session = PlaySession(Rules.preset(preset), seed=4, readline=readline, write=output.append)
-    holder["session"] = session
-    assert session.run() == 0
+    session, typed, output = play_through_commands(Rules.preset(preset), hint_every=7)
     text = "\n".join(output)
     assert session.game.is_over and len(session.game.deal_results) == 4
     assert "=== game over ===" in text and "hint:" in text
@@ -93,21 +98,8 @@ def test_coach_flags_a_wild_on_a_clean_group_of_six():
 @pytest.mark.parametrize("players", [2, 4])
 def test_a_whole_house_game_through_the_commands(players):
     """House: runs, books of 2s and suited discards typed as commands, to the target score."""
-    output: list[str] = []
-    holder: dict = {}
-    agent = make_agent("heuristic")
-    typed = []
-
-    def readline() -> str:
-        game = holder["session"].game
-        action = int(agent.act(observe(game, 0)[None], game.legal_mask()[None])[0])
-        typed.append(command_for(action, game))
-        return typed[-1] + "\n"
-
     rules = Rules.preset("house", num_players=players, target_score=6000)
-    session = PlaySession(rules, seed=4, readline=readline, write=output.append)
-    holder["session"] = session
-    assert session.run() == 0
+    session, typed, _ = play_through_commands(rules)
     assert session.game.is_over and max(session.game.totals) >= 6000
     assert any(line.startswith("r ") for line in typed) and any(line.startswith("d ") and line[-1] in "cdhs" for line in typed)
 

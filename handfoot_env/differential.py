@@ -13,9 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import Game
 from handfoot_env.reference.observe import observe
 from handfoot_env.reference.record import to_record
+from handfoot_env.reference.scenario import build_scenario
 from handfoot_env.rewards import deal_rewards, game_rewards
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
@@ -103,3 +105,96 @@ def run_differential(
                 report.games_finished += 1
                 refs[b] = Game(rules, int(engine.states["seed"][b]))
     return report
+
+
+class TwinGame:
+    """A reference game and the same position in a one-game vector engine, played together.
+
+    Reads go to the reference game (``twin.seats``, ``twin.why_illegal(a)``...).  Every
+    ``step`` is applied to both engines, which must both accept it or both refuse it, and
+    then agree on the legal mask, every seat's observation, rewards, scores, phase and the
+    player to move; :class:`Divergence` says where they differ.  Setting an attribute
+    (``twin.current = 2``) changes the reference game and copies its position over again.
+
+        twin = TwinGame.from_scenario(yaml_text)
+        twin.step(A.DRAW)
+    """
+
+    def __init__(self, game: Game, open_deal: bool = False, reward_mode: str = "deal"):
+        engine = VectorEngine(game.rules, batch_size=1, auto_reset=False, reward_mode=reward_mode)
+        engine.load_position(0, game, open_deal=open_deal)
+        if open_deal:
+            game.open_deal()
+        object.__setattr__(self, "game", game)
+        object.__setattr__(self, "engine", engine)
+        object.__setattr__(self, "reward_mode", reward_mode)
+        self.compare()
+
+    @classmethod
+    def from_scenario(cls, source, reward_mode: str = "deal") -> "TwinGame":
+        game, starts_deal = build_scenario(source)
+        return cls(game, open_deal=starts_deal, reward_mode=reward_mode)
+
+    def __getattr__(self, name: str):
+        return getattr(self.game, name)
+
+    def __setattr__(self, name: str, value) -> None:
+        setattr(self.game, name, value)
+        self.engine.load_position(0, self.game)
+
+    def why_illegal(self, action) -> str | None:
+        reason = self.game.why_illegal(action)
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            vector = self.engine.why_illegal(0, int(action))
+            if (reason is None) != (vector is None):
+                raise Divergence("legality", self.game, len(self.game.actions),
+                                 f"action {action}: reference {reason!r}, vector {vector!r}")
+        return reason
+
+    def step(self, action) -> None:
+        deals_before = len(self.game.deal_results)
+        refused = []
+        for name, apply in (("reference", lambda: self.game.step(action)),
+                            ("vector", lambda: self.engine.step(np.array([action])))):
+            try:
+                result = apply()
+            except (IllegalActionError, ValueError) as exc:
+                refused.append((name, exc))
+            else:
+                if name == "vector":
+                    rewards = result[0][0]
+        if len(refused) == 1:
+            name, exc = refused[0]
+            raise Divergence("legality", self.game, len(self.game.actions),
+                             f"only the {name} engine refused action {action!r}: {exc}")
+        if refused:
+            raise refused[0][1]
+        expected = reference_rewards(self.game, deals_before, self.reward_mode)
+        if not np.allclose(expected, rewards, atol=1e-6):
+            raise Divergence("rewards", self.game, len(self.game.actions),
+                             f"reference {expected.tolist()}, vector {rewards.tolist()}")
+        self.compare()
+
+    def compare(self) -> None:
+        """Raise :class:`Divergence` unless both engines hold the same position."""
+        game, engine = self.game, self.engine
+        step = len(game.actions)
+        mask = engine.legal_mask()[0]
+        if not np.array_equal(game.legal_mask(), mask):
+            diff = np.flatnonzero(game.legal_mask() != mask).tolist()
+            raise Divergence("legal mask", game, step, f"actions {diff} differ")
+        state = engine.states[0]
+        for seat in range(game.rules.num_players):
+            vector_obs = engine.observe(np.array([seat]))[0]
+            if not np.array_equal(observe(game, seat), vector_obs):
+                diff = np.flatnonzero(observe(game, seat) != vector_obs).tolist()
+                raise Divergence("observation", game, step, f"seat {seat}: indices {diff[:10]} differ")
+        checks = (
+            ("scores", game.totals, engine.totals[0].tolist()),
+            ("phase", game.phase, {0: "draw", 1: "play", 2: "game_over"}[int(state["phase"])]),
+            ("player to move", game.current, int(state["current"])),
+            ("deal", game.deal_index, int(state["deal"])),
+        )
+        for what, reference, vector in checks:
+            if reference != vector:
+                raise Divergence(what, game, step, f"reference {reference}, vector {vector}")

@@ -9,7 +9,7 @@ import numpy as np
 from handfoot_env import actions as A
 from handfoot_env.cards import parse_kind, rank_of
 from handfoot_env.reference import Game
-from handfoot_env.reference.scenario import load_scenario
+from handfoot_env.differential import TwinGame
 
 
 def rank(name: str) -> int:
@@ -21,8 +21,10 @@ def kind(name: str) -> int:
     return parse_kind(name)
 
 
-def scenario(text: str) -> Game:
-    return load_scenario(text)
+def scenario(text: str) -> TwinGame:
+    """The scenario's position in both engines: every step is compared (masks, every seat's
+    observation, rewards, scores), while the test reads the reference game's state."""
+    return TwinGame.from_scenario(text)
 
 
 def fingerprint(game: Game) -> str:

@@ -22,6 +22,8 @@ Decisions where RULES.md is silent (each also noted where it is made):
   then); it is played from on the next turn (seed 003: "they pick up their Foot").
 * Before the draw, staging that would leave the player no legal draw or take is refused,
   so that every position has a legal action.
+* RULES.md "Stock emptied during a turn": after every action, if the stock is empty and the
+  player to move has no legal action, the deal ends with no going-out bonus.
 
 ``house`` (runs, so suits matter) adds these decisions, RULES.md being silent:
 * A natural that goes into a book is taken from the suit in which the hand holds the fewest
@@ -70,13 +72,14 @@ class Game:
         self.totals = [0] * rules.num_owners
         self.deal_results: list[DealResult] = []
         self.deal_index = 0
+        self.first_dealer = rules.num_players - 1  # decision: seat 0 starts deal 1
         self._start_deal()
 
     # ------------------------------------------------------------------ the deal
     def _start_deal(self) -> None:
         rules = self.rules
         n = rules.num_players
-        self.dealer = (n - 1 + self.deal_index) % n  # decision: seat 0 starts deal 1
+        self.dealer = (self.first_dealer + self.deal_index) % n  # the dealer moves left each deal
         self.current = (self.dealer + 1) % n
         self.phase = DRAW_PHASE
         self.went_out: int | None = None
@@ -92,8 +95,14 @@ class Game:
                 self._add_card(self.seats[(self.current + i) % n], int(pack[position]), part)
                 position += 1
         self.stock: list[int] = [int(k) for k in pack[position:][::-1]]  # top is stock[-1]
+        self.open_deal()
 
-        if rules.pile_upcard:
+    def open_deal(self) -> None:
+        """The cards are dealt: turn the upcard (classic), lay down dealt red threes seat by
+        seat from the first player, and begin the first turn.  (Public so that a scenario can
+        start a deal from hands and a stock it wrote.)"""
+        n = self.rules.num_players
+        if self.rules.pile_upcard:
             self._turn_up_first_discard()
         for i in range(n):  # red threes dealt into hands go down, seat by seat
             self._lay_down_red_threes((self.current + i) % n)
@@ -423,6 +432,13 @@ class Game:
             self._discard(suited_id(act.suit, act.rank))
         else:
             self._meld(act)
+        self._end_deal_if_stuck()
+
+    def _end_deal_if_stuck(self) -> None:
+        """RULES.md "Stock emptied during a turn": red-three replacements can empty the stock
+        mid-turn and leave the mover without a legal action; the deal then ends, no bonus."""
+        if self.phase != GAME_OVER and not self.stock and not self.legal_mask().any():
+            self._end_deal(went_out=None)
 
     def _draw(self) -> None:
         for _ in range(self.rules.draw_count):

@@ -14,6 +14,14 @@
     pile: 7 8 9 K           # bottom to top
     stock: rest             # the remaining cards in seeded order (default), or a list, top first
     scores: [0, 0]          # running totals before this deal
+    dealer: 1               # who dealt this deal (default: the seat before to_move)
+    start: true             # the deal starts here: see below
+
+With ``start: true`` the scenario is the moment the cards have been dealt: hands and feet
+as written (red threes allowed in hands), the stock as written, no pile and nothing on the
+table.  The engine then opens the deal as a real one: it turns the upcard (``classic``),
+lays down and replaces the dealt red threes seat by seat from the player left of the
+dealer, and begins that player's turn.
 
 Cards are written ``4 .. 10 J Q K A``, ``2``, ``Jk`` (joker), ``3b``/``3r`` (black/red
 three).  Unless the stock is listed, every card of the pack is placed exactly once.
@@ -40,7 +48,8 @@ from handfoot_env.reference.game import DRAW_PHASE, PLAY_PHASE, Game
 from handfoot_env.reference.state import Group, Meld, Run, Seat, Side, TwosBook
 from handfoot_env.rules import Rules, require_supported
 
-_KEYS = {"preset", "rules", "seed", "deal", "to_move", "phase", "seats", "tables", "pile", "stock", "scores"}
+_KEYS = {"preset", "rules", "seed", "deal", "to_move", "dealer", "start", "phase", "seats", "tables", "pile",
+         "stock", "scores"}
 
 
 class _Pack:
@@ -108,6 +117,15 @@ def _put(seat: Seat, part: str, cards: list[int]) -> None:
 
 def load_scenario(source: str | dict) -> Game:
     """Build a :class:`Game` positioned as the scenario says (YAML text or a dict)."""
+    game, starts_deal = build_scenario(source)
+    if starts_deal:
+        game.open_deal()
+    return game
+
+
+def build_scenario(source: str | dict) -> tuple[Game, bool]:
+    """The scenario's position, and whether the deal starts there (``start: true``), in
+    which case the caller opens it with ``Game.open_deal`` (so both engines can)."""
     data = yaml.safe_load(source) if isinstance(source, str) else dict(source)
     if not isinstance(data, dict):
         raise ScenarioError("a scenario is a mapping of keys such as preset, seats, tables, pile")
@@ -124,9 +142,14 @@ def load_scenario(source: str | dict) -> Game:
     deal = int(data.get("deal", 1))
     if not 1 <= deal <= rules.num_deals:
         raise ScenarioError(f"deal must be between 1 and {rules.num_deals}, got {deal}")
-    phase = data.get("phase", PLAY_PHASE)
+    start = data.get("start", False)
+    if not isinstance(start, bool):
+        raise ScenarioError(f"start must be true or false, got {start!r}")
+    phase = data.get("phase", DRAW_PHASE if start else PLAY_PHASE)
     if phase not in (DRAW_PHASE, PLAY_PHASE):
         raise ScenarioError(f"phase must be 'draw' or 'play', got {phase!r}")
+    if start and (phase != DRAW_PHASE or data.get("pile") or data.get("tables")):
+        raise ScenarioError("start: true is the moment after dealing: phase draw, no pile and no tables")
 
     game = object.__new__(Game)
     game.rules, game.seed, game.actions = rules, seed, []
@@ -135,10 +158,18 @@ def load_scenario(source: str | dict) -> Game:
     if len(scores) != rules.num_owners:
         raise ScenarioError(f"scores needs {rules.num_owners} totals, got {len(scores)}")
     game.totals = [int(s) for s in scores]
-    game.current = int(data.get("to_move", 0))
-    if not 0 <= game.current < n:
-        raise ScenarioError(f"to_move must be a seat from 0 to {n - 1}")
-    game.dealer = (game.current - 1) % n
+    to_move, dealer = data.get("to_move"), data.get("dealer")
+    for key, value in (("to_move", to_move), ("dealer", dealer)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n):
+            raise ScenarioError(f"{key} must be a seat from 0 to {n - 1}, got {value!r}")
+    if to_move is None:
+        to_move = 0 if dealer is None else (dealer + 1) % n
+    if dealer is None:
+        dealer = (to_move - 1) % n
+    if start and to_move != (dealer + 1) % n:
+        raise ScenarioError(f"a deal starts with the player left of the dealer (seat {(dealer + 1) % n})")
+    game.current, game.dealer = to_move, dealer
+    game.first_dealer = (dealer - game.deal_index) % n  # later deals: the dealer moves left
     game.phase, game.went_out = phase, None
 
     pack = _Pack(rules)
@@ -182,7 +213,7 @@ def load_scenario(source: str | dict) -> Game:
     for seat, part, count in random_fills:
         if count > len(rest):
             raise ScenarioError(f"not enough cards left to deal {count} to a {part}")
-        if part == "hand" and rules.red_threes_laid_down:  # red threes are never held
+        if part == "hand" and rules.red_threes_laid_down and not start:  # red threes are never held
             eligible = [i for i, k in enumerate(rest) if k != RED_THREE][:count]
         else:
             eligible = list(range(count))
@@ -192,7 +223,7 @@ def load_scenario(source: str | dict) -> Game:
         _put(seat, part, [rest[i] for i in eligible])
         rest = [k for i, k in enumerate(rest) if i not in chosen]
     for i, seat in enumerate(game.seats):
-        if seat.hand[RED_THREE] and rules.red_threes_laid_down:
+        if seat.hand[RED_THREE] and rules.red_threes_laid_down and not start:
             raise ScenarioError(f"seats[{i}].hand: red threes are never held; put them on the table")
 
     stock = data.get("stock", "rest")
@@ -200,4 +231,4 @@ def load_scenario(source: str | dict) -> Game:
         game.stock = rest[::-1]  # top is the end of the list
     else:
         game.stock = pack.cards(stock, "stock")[::-1]
-    return game
+    return game, start

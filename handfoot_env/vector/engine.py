@@ -86,6 +86,22 @@ class VectorEngine:
             self._next_seed = int(seeds.max()) + 1
         self._start_games(np.arange(self.batch_size), seeds)
 
+    def load_position(self, b: int, game, open_deal: bool = False) -> None:
+        """Put a reference position (a scenario, or a :class:`~handfoot_env.reference.Game`
+        mid-deal) into game ``b``; the game then plays on from there (its later deals come
+        from its seed).  ``open_deal`` opens a deal whose cards were just dealt (a scenario
+        with ``start: true``; the reference opens it with ``Game.open_deal``)."""
+        from handfoot_env.vector.position import write_position
+
+        if game.rules != self.rules:
+            raise ValueError("the position was played under other rules than this engine's")
+        if not 0 <= b < self.batch_size:
+            raise ValueError(f"game index must be from 0 to {self.batch_size - 1}, got {b}")
+        write_position(self.states, self.packs, b, game)
+        if open_deal:
+            step.open_deal_kernel(self.states, self.packs, self.cfg, np.array([b], dtype=np.int64))
+        self._next_seed = max(getattr(self, "_next_seed", 0), game.seed + 1)
+
     def _start_games(self, index: np.ndarray, seeds: np.ndarray) -> None:
         fill_packs(self.states, self.packs, index, seeds, self.rules)
         step.reset_kernel(self.states, self.packs, self.cfg, np.asarray(index, dtype=np.int64))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, prange
 
 from handfoot_env import actions as A
@@ -60,6 +61,14 @@ def fill_mask(s, cfg, mask):
     if cfg[C_TWOS_BOOKS] and twos:
         mask[A.START_TWOS_BOOK] = twos_reason(s, cfg, 0) == R_LEGAL
         mask[A.ADD_TWO_TO_TWOS_BOOK] = twos_reason(s, cfg, 1) == R_LEGAL
+
+
+@njit(cache=True)
+def has_legal_action(s, cfg):
+    """Whether the player to move has any legal action (for the stuck-deal rule)."""
+    mask = np.zeros(A.NUM_ACTIONS, dtype=np.bool_)
+    fill_mask(s, cfg, mask)
+    return mask.any()
 
 
 @njit(cache=True, parallel=True)

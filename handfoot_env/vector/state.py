@@ -95,6 +95,7 @@ def state_dtype() -> np.dtype:
             ("seed", np.int64),
             ("deal", np.int16),  # deal index, 0-based
             ("dealer", np.int8),
+            ("first_dealer", np.int8),  # dealer of deal 1; the dealer moves left each deal
             ("current", np.int8),  # the seat to move
             ("phase", np.int8),  # DRAW, PLAY or OVER
             ("went_out", np.int8),  # seat that went out in the last finished deal, -1 if none

@@ -14,6 +14,7 @@ from handfoot_env.cards import (
     BLACK_THREE, FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
 )
 from handfoot_env.rewards import DEAL_REWARD_SCALE
+from handfoot_env.vector.masks import has_legal_action
 from handfoot_env.vector.rules_kernel import (
     KIND_OF_CARD, START_JOKERS, START_NATURALS, START_TWOS, SUIT_OF_CARD, VALUES, action_reason,
     current_take_reason, hand_total, minimum, owner_of,
@@ -83,9 +84,9 @@ def pick_up_foot(s, cfg, seat):
 # ---------------------------------------------------------------------------- the deal
 @njit(cache=True)
 def start_deal(s, cfg, packs):
-    """Reference ``_start_deal`` without its first ``_begin_turn`` (see ``settle``)."""
+    """Reference ``_start_deal``: deal the cards, then ``open_deal``."""
     n = cfg[C_PLAYERS]
-    s.dealer = (n - 1 + s.deal) % n
+    s.dealer = (s.first_dealer + s.deal) % n
     s.current = (s.dealer + 1) % n
     s.phase = DRAW
     s.went_out = -1
@@ -115,6 +116,14 @@ def start_deal(s, cfg, packs):
     s.stock_len = cards - position
     for j in range(s.stock_len):
         s.stock[j] = pack[cards - 1 - j]
+    open_deal(s, cfg)
+
+
+@njit(cache=True)
+def open_deal(s, cfg):
+    """Reference ``open_deal`` without its ``_begin_turn`` (see ``settle``): the upcard,
+    then the dealt red threes seat by seat from the first player."""
+    n = cfg[C_PLAYERS]
     if cfg[C_UPCARD]:
         for _ in range(s.stock_len):
             card = pop_stock(s)
@@ -519,6 +528,7 @@ def apply_action(s, cfg, packs, action, rewards):
 @njit(cache=True)
 def reset_game(s, cfg, packs):
     dummy = np.zeros(cfg[C_PLAYERS], dtype=np.float32)
+    s.first_dealer = cfg[C_PLAYERS] - 1  # decision: seat 0 starts deal 1
     s.deal = 0
     s.num_steps = 0
     s.totals[:] = 0
@@ -532,6 +542,15 @@ def reset_kernel(states, packs, cfg, index):
     """Start the games at ``index`` (their packs already shuffled) from deal 1."""
     for i in range(index.shape[0]):
         reset_game(states[index[i]], cfg, packs[index[i]])
+
+
+@njit(cache=True)
+def open_deal_kernel(states, packs, cfg, index):
+    """Open the deal of the games at ``index`` whose cards are dealt (loaded positions)."""
+    for i in range(index.shape[0]):
+        s = states[index[i]]
+        open_deal(s, cfg)
+        settle(s, cfg, packs[index[i]], np.zeros(cfg[C_PLAYERS], dtype=np.float32))
 
 
 @njit(cache=True, parallel=True)
@@ -548,9 +567,18 @@ def check_kernel_serial(states, cfg, actions, active, errors):
 
 
 @njit(cache=True)
+def end_deal_if_stuck(s, cfg, packs, rewards):
+    """Reference ``_end_deal_if_stuck``: an empty stock and no legal action end the deal."""
+    if s.phase != OVER and s.stock_len == 0 and not has_legal_action(s, cfg):
+        end_deal(s, cfg, packs, -1, rewards)
+        settle(s, cfg, packs, rewards)
+
+
+@njit(cache=True)
 def apply_game(s, cfg, packs, action, rewards):
     rewards[:] = 0.0
     apply_action(s, cfg, packs, action, rewards)
+    end_deal_if_stuck(s, cfg, packs, rewards)
     return s.phase == OVER
 
 

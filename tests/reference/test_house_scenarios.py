@@ -304,6 +304,22 @@ def test_deal_cap_ends_games_between_weak_players():
     assert len(game.deal_results) == 2 and max(game.totals) < 20000
 
 
+def test_stock_emptied_by_the_draw_leaves_a_legal_action_and_the_next_turn_ends_the_deal():
+    # House threes are held, so a draw always brings its two cards: the player whose draw
+    # empties the stock can still play (RULES.md "Stock emptied during a turn" never fires
+    # in house).  The next turn begins with no stock, and the top discard needs a stock
+    # card: the deal ends with no going-out bonus.
+    game = house("3r 9h", extra="rules: {num_deals: 1}\nstock: 3r 3b\npile: 5c", phase="draw", on_foot=True)
+    game.step(A.DRAW)
+    assert game.stock == [] and not game.is_over and game.legal_mask().any()
+    assert game.seats[0].hand[RED_THREE] == 2  # held, not laid down and replaced
+    game.step(A.discard(BLACK_THREE))
+    assert game.is_over
+    result = game.deal_results[0]
+    assert result.went_out is None and all(o.going_out == 0 for o in result.owners)
+    assert result.owners[0].held == -(2 * 500 + 10)
+
+
 def test_black_three_in_hand_counts_five():
     rules = Rules.preset("house")
     assert rules.black_three_penalty == 5 and rules.red_three_unlaid_penalty == 500

@@ -9,6 +9,7 @@ import pytest
 from handfoot_env.cards import RED_THREE
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import Game
+from handfoot_env.reference.scoring import held_penalty
 from handfoot_env.rules import Rules
 from helpers import A, assert_illegal_actions_refused, kind, rank, scenario
 
@@ -306,15 +307,49 @@ def test_classic_upcard_wild_or_three_goes_to_the_bottom():
     game = scenario(
         """
         preset: classic
-        phase: draw
+        start: true
+        dealer: 1
         seats: [{hand: random 11, foot: random 11}, {hand: random 11, foot: random 11}]
         stock: 2 3b 7 8
         """
     )
-    game._turn_up_first_discard()
     assert game.pile == [kind("7")]
     assert game.stock == [kind("3b"), kind("2"), kind("8")]  # top is the end: 8, then 2, then 3b
+    assert game.current == 0 and game.phase == "draw"
 
+
+def test_dealt_red_threes_go_down_seat_by_seat_from_the_player_left_of_the_dealer():
+    game = scenario(
+        """
+        preset: classic
+        start: true
+        dealer: 0
+        seats: [{hand: 3r 5 6, foot: random 11}, {hand: 3r 9 9, foot: random 11}]
+        stock: Q K A 7 8 9 10
+        """
+    )
+    # Top first: the upcard (Q); then seat 1, left of the dealer, replaces its three with K,
+    # then seat 0 with A.
+    assert game.pile == [kind("Q")] and game.deal_index == 0
+    assert game.seats[1].hand[kind("K")] == 1 and game.seats[0].hand[kind("A")] == 1
+    assert [side.red_threes for side in game.sides] == [1, 1]
+    assert game.current == 1 and game.dealer == 0
+
+
+def test_the_dealer_moves_left_after_a_scenario_deal():
+    game = scenario(
+        """
+        preset: classic
+        rules: {num_deals: 2}
+        dealer: 0
+        to_move: 1
+        phase: play
+        seats: [{hand: 5 9, foot: 4}, {hand: 8 8, foot: 4}]
+        stock: 7
+        """
+    )
+    game.step(A.discard(kind("8")))  # seat 0 cannot draw or take: the deal ends
+    assert game.deal_index == 1 and game.dealer == 1 and game.current == 0
 
 def test_pile_take_variations():
     game = scenario(CLASSIC_TAKE.format(pile="4 4 5 6 7 8 J Q 9", opened="true", groups="K K K").replace(
@@ -432,6 +467,72 @@ def test_low_stock_with_a_legal_take_plays_on():
     game.step(A.discard(kind("8")))
     assert not game.is_over and game.current == 1
     assert game.why_illegal(A.DRAW) is not None and game.why_illegal(A.TAKE_PILE) is None
+
+
+# ----------------------------------------------------------------------------- stock emptied mid-turn
+STUCK = """
+preset: {preset}
+rules: {{num_deals: 1}}
+to_move: {seat}
+phase: draw
+seats:
+{seats}
+tables:
+{tables}
+pile: 4 5
+stock: 3r 3r
+"""
+
+
+def stuck_game(preset: str, seat: int, hand: str = "9"):
+    """Seat ``seat`` on its foot with ``hand``, its side short of books, the stock two red threes."""
+    n = 4 if preset == "partnership" else 2
+    seats = "\n".join(
+        f"  - {{hand: '{hand}', on_foot: true}}" if i == seat else "  - {hand: random 5, foot: random 11}"
+        for i in range(n)
+    )
+    tables = "  - {opened: true, groups: [A A A]}\n  - {opened: true, groups: [Q Q Q Q Q Q Q]}"
+    if preset == "partnership" and seat % 2 == 1:
+        tables = "  - {opened: true, groups: [Q Q Q Q Q Q Q]}\n  - {opened: true, groups: [A A A]}"
+    return scenario(STUCK.format(preset=preset, seat=seat, seats=seats, tables=tables))
+
+
+@pytest.mark.parametrize("preset,seat", [("classic", 0), ("partnership", 3)])
+def test_stock_emptied_mid_turn_without_a_legal_action_ends_the_deal(preset, seat):
+    # The regression of a trained agent's evaluation (partnership, seat 3): on its foot with one
+    # card, its side without the books, the draw's red-three replacements emptied the stock.
+    # No meld is possible and the discard would go out without the books: the deal ends.
+    game = stuck_game(preset, seat)
+    game.step(A.DRAW)
+    assert game.is_over
+    result = game.deal_results[0]
+    owner = game.rules.owner_of(seat)
+    assert result.went_out is None and all(o.going_out == 0 for o in result.owners)
+    mine = result.owners[owner]
+    # Scored as usual: the 9 still in hand counts against (with a partner's cards), the two
+    # red threes for.
+    partners = [game.seats[p] for p in game.rules.members_of(owner) if p != seat]
+    partner_cost = sum(held_penalty(p.hand, game.rules) + held_penalty(p.foot, game.rules) for p in partners)
+    assert (mine.melded, mine.red_threes, mine.held) == (60, 200, -10 - partner_cost)
+
+
+def test_stock_emptied_mid_turn_plays_on_while_a_legal_action_remains():
+    game = stuck_game("classic", 0, hand="9 9 5")
+    game.step(A.DRAW)
+    assert game.stock == [] and not game.is_over and game.phase == "play"
+    game.step(A.discard(kind("5")))
+    # The next turn begins with no stock and no take: the deal ends by exhaustion.
+    assert game.is_over and game.deal_results[0].went_out is None
+
+
+def test_every_position_after_the_stuck_deal_has_a_legal_action():
+    game = stuck_game("partnership", 3)
+    game.game.rules = game.rules.replace(num_deals=2)
+    game.engine.__init__(game.rules, batch_size=1, auto_reset=False)
+    game.engine.load_position(0, game.game)
+    game.step(A.DRAW)
+    assert not game.is_over and game.deal_index == 1
+    assert game.legal_mask().any() and game.current == 0 and game.dealer == 3
 
 
 # ----------------------------------------------------------------------------- scoring

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from handfoot_env import actions as A
+from handfoot_env.cards import parse_kind as kind
+from handfoot_env.cards import rank_of
 from handfoot_env.differential import Divergence, run_differential
 from handfoot_env.rules import Rules
 from handfoot_env.vector.state import C_DIRTY
@@ -76,3 +79,24 @@ def test_a_planted_difference_is_caught():
             run_differential(Rules.preset("classic"), batch_size=8, steps=3000, seed=1)
     finally:
         diff.VectorEngine = original
+
+
+def test_twin_scenarios_catch_a_planted_difference():
+    """Scenario tests run through TwinGame: a one-point difference in a loaded position fails them."""
+    from handfoot_env.differential import TwinGame
+
+    twin = TwinGame.from_scenario(
+        """
+        preset: classic
+        seats: [{hand: K K K 5 9, foot: random 11}, {hand: random 11, foot: random 11}]
+        tables: [{opened: true, groups: [A A A]}, {}]
+        """
+    )
+    twin.step(A.start_group(rank_of(kind("K")), 0))
+    twin.engine.states[0]["totals"][1] += 1
+    with pytest.raises(Divergence, match="observation|scores"):  # totals are observed too
+        twin.step(A.discard(kind("5")))
+    twin = TwinGame.from_scenario("preset: classic\nseats: [{hand: 5 9, foot: 4}, {hand: 8 8, foot: 4}]\n")
+    twin.engine.states[0]["hand"][0][kind("9")] += 1  # a card only the vector engine holds
+    with pytest.raises(Divergence, match="legal mask|observation"):
+        twin.step(A.discard(kind("5")))

@@ -1,0 +1,97 @@
+"""A reference position written into one game's record of the vector engine.
+
+``write_position`` copies a :class:`~handfoot_env.reference.Game` (a scenario, or a game
+stopped mid-deal) into row ``b`` so that both engines continue from the same position:
+the differential tests run every scenario test on both engines this way.  The reference
+holds melds as objects; the record holds, per owner, the unfinished group of each rank,
+the unfinished run of each suit, the unfinished book of 2s and the count of books.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from handfoot_env.cards import NUM_KINDS, RED_THREE
+from handfoot_env.reference.state import Group, Run, TwosBook
+from handfoot_env.vector.state import DRAW, OVER, PLAY, fill_packs
+
+if TYPE_CHECKING:
+    from handfoot_env.reference import Game
+
+_PHASES = {"draw": DRAW, "play": PLAY, "game_over": OVER}
+
+
+def _write_melds(melds, book_size: int, groups, runs, book_ranks, books, cards) -> int:
+    """The melds of one owner (or the staged ones) into the record's arrays; returns twos."""
+    groups[:] = 0
+    runs[:] = 0
+    book_ranks[:] = 0
+    books[:] = 0
+    twos = 0
+    for meld in melds:
+        complete = meld.size >= book_size
+        for kind, count in enumerate(meld.counts()):
+            cards[kind] += count
+        if complete:
+            books[0 if meld.is_clean else 1] += 1
+            if isinstance(meld, Group):
+                book_ranks[meld.rank, 0 if meld.is_clean else 1] += 1
+        elif isinstance(meld, Group):
+            groups[meld.rank] = (meld.naturals, meld.twos, meld.jokers)
+        elif isinstance(meld, Run):
+            runs[meld.suit] = (meld.length, meld.low)
+        elif isinstance(meld, TwosBook):
+            twos = meld.twos
+    return twos
+
+
+def write_position(states: np.ndarray, packs: np.ndarray, b: int, game: "Game") -> None:
+    """Copy the reference ``game``'s whole position into row ``b`` of ``states``/``packs``."""
+    rules = game.rules
+    fill_packs(states, packs, np.array([b]), np.array([game.seed]), rules)  # the later deals
+    s = states[b]
+    s["deal"] = game.deal_index
+    s["first_dealer"] = game.first_dealer
+    s["dealer"] = game.dealer
+    s["current"] = game.current
+    s["phase"] = _PHASES[game.phase]
+    s["went_out"] = -1 if game.went_out is None else game.went_out
+    s["num_steps"] = len(game.actions)
+    for name, cards in (("stock", game.stock), ("pile", game.pile)):
+        s[name][:] = 0
+        s[name][: len(cards)] = cards  # both keep the top last
+        s[f"{name}_len"] = len(cards)
+    for field in ("hand", "foot", "on_foot", "hand_suits", "foot_suits"):
+        s[field][:] = 0
+    for i, seat in enumerate(game.seats):
+        s["hand"][i] = seat.hand
+        s["foot"][i] = seat.foot
+        s["on_foot"][i] = seat.on_foot
+        s["hand_suits"][i] = seat.hand_suits
+        s["foot_suits"][i] = seat.foot_suits
+
+    # Only the player to move ever has staged melds.
+    staged = game.seats[game.current].staged if game.phase != "game_over" else []
+    staged_cards = np.zeros(NUM_KINDS, dtype=np.int64)
+    s["staged_twos"] = _write_melds(staged, rules.book_size, s["staged_groups"], s["staged_runs"],
+                                    s["staged_book_ranks"], s["staged_books"], staged_cards)
+    s["staged_cards"] = staged_cards
+    s["staged_value"] = sum(g.value for g in staged)
+    s["staged_suits"] = game.seats[game.current].staged_suits
+
+    for field in ("groups", "runs", "twos", "books", "book_ranks", "table_cards", "opened", "totals"):
+        s[field][:] = 0
+    for o, side in enumerate(game.sides):
+        cards = np.zeros(NUM_KINDS, dtype=np.int64)
+        s["twos"][o] = _write_melds(side.groups, rules.book_size, s["groups"][o], s["runs"][o],
+                                    s["book_ranks"][o], s["books"][o], cards)
+        cards[RED_THREE] += side.red_threes
+        s["table_cards"][o] = cards
+        s["opened"][o] = side.opened
+        s["totals"][o] = game.totals[o]
+    s["deal_scores"][:] = 0
+    for result in game.deal_results:
+        s["deal_scores"][result.deal_index, : rules.num_owners] = result.scores
+

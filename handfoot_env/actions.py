@@ -35,6 +35,8 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass
 
+import numpy as np
+
 from handfoot_env.cards import KIND_NAMES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, SUIT_NAMES, natural_kind
 RUN_STARTS = 9  # a run of three starts at 4 .. Q
 
@@ -120,6 +122,18 @@ def decode(action: int) -> Action:
     if a == START_TWOS_BOOK:
         return Action("start_twos_book")
     return Action("add_two_to_twos_book")
+
+
+def action_index(action) -> int:
+    """``action`` as a plain int index, or ``ValueError``: ints and numpy integers (also in a
+    one-element array) pass; floats such as 1.9, bools and strings are refused, never rounded."""
+    if isinstance(action, np.ndarray) and action.size == 1:
+        action = action.reshape(())[()]
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise ValueError(f"action must be an integer in [0, {NUM_ACTIONS}), got {action!r}")
+    if not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"action {int(action)} is out of range [0, {NUM_ACTIONS})")
+    return int(action)
 
 
 _DECODED: tuple[Action, ...] = ()

@@ -195,6 +195,7 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        action = A.action_index(action)
         self._cumulative_rewards[agent] = 0.0
         rewards, dones = self.engine.step(np.array([action], dtype=np.int64))
         for seat, name in enumerate(self.possible_agents):

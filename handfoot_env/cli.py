@@ -18,6 +18,22 @@ from handfoot_env import actions as A
 from handfoot_env.errors import IllegalActionError, RecordError, ScenarioError
 from handfoot_env.rules import PRESET_NAMES, Rules
 
+FUZZ_POLICIES = ("random", "greedy", "heuristic", "eager", "ppo", "mixed")  # handfoot_env.fuzz.POLICIES
+
+
+def _writable_path(path: str, option: str) -> str:
+    """Refuse, before any work, an output file whose folder is missing or not writable."""
+    import os
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ValueError(f"{option} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"{option} {path}: the folder {folder} is not writable")
+    if os.path.isdir(path):
+        raise ValueError(f"{option} {path} is a folder; give a file name")
+    return path
+
 
 def _rules_from_args(args: argparse.Namespace) -> Rules:
     overrides = {}
@@ -89,9 +105,18 @@ def cmd_game(args: argparse.Namespace) -> int:
     from handfoot_env.render import render_scores
 
     rules = _rules_from_args(args)
-    game = play_game(rules, args.seed, args.agents.split(","))
+    names = [name.strip() for name in args.agents.split(",")]
+    if len(names) > rules.num_players:
+        raise ValueError(f"--agents names {len(names)} agents for {rules.num_players} seats")
+    if args.record:
+        _writable_path(args.record, "--record")
+    game = play_game(rules, args.seed, names)
     print(render_scores(game))
-    print(f"winner(s): {game.winners()}  ({len(game.actions)} actions)")
+    winners = game.winners()
+    sides = "player" if not rules.partnerships else "team"
+    names = ", ".join(f"{sides} {w} (seat{'s' if rules.partnerships else ''} "
+                      f"{', '.join(map(str, rules.members_of(w)))})" for w in winners)
+    print(("tie between " if len(winners) > 1 else "winner: ") + names + f"  ({len(game.actions)} actions)")
     if args.record:
         save_record(game, args.record)
         print(f"record saved to {args.record}")
@@ -121,71 +146,80 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fuzz_one(job: tuple) -> dict:
+    from handfoot_env.fuzz import fuzz_reference, fuzz_vector
+
+    engine, rules_dict, policy, size, seed, progress = job
+    rules = Rules.from_dict(rules_dict)
+    if engine == "reference":
+        return fuzz_reference(rules, policy, games=size, seed=seed, progress=progress).to_dict()
+    return fuzz_vector(rules, policy, steps=size, seed=seed, progress=progress).to_dict()
+
+
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    """Random legal play: invariants at every step (reference), or both engines compared (vector)."""
-    configs = [_rules_from_args(args)] if args.preset or args.players or args.deals else [
-        Rules.preset("classic", num_players=n) for n in (2, 3, 4, 6)
-    ] + [Rules.preset("partnership"), Rules.preset("house"), Rules.preset("house", num_players=4)]
-    if args.engine == "vector":
-        return _fuzz_vector(args, configs)
-    from handfoot_env.reference import Game
-    from handfoot_env.reference.invariants import check_position, recount_deal
+    """Whole games under a policy: invariants at every step (reference), or both engines compared (vector)."""
+    from handfoot_env.fuzz import CORNERS, default_configs
 
-    for rules in configs:
-        start = time.perf_counter()
-        steps = 0
-        for g in range(args.games):
-            seed = args.seed + g
-            game = Game(rules, seed)
-            rng = np.random.default_rng(seed)
-            while not game.is_over:
-                mask = game.legal_mask()
-                check_position(game, mask)
-                game.step(int(rng.choice(np.flatnonzero(mask))))
-                steps += 1
-            check_position(game)
-            for d in game.deal_results:
-                if recount_deal(d, rules) != d.scores:
-                    raise AssertionError(f"seed {seed} deal {d.deal_index + 1}: score {d.scores} != recount")
-            if sum(sum(d.scores[o] for d in game.deal_results) for o in range(rules.num_owners)) != sum(game.totals):
-                raise AssertionError(f"seed {seed}: totals do not add up")
-        elapsed = time.perf_counter() - start
-        print(
-            f"{rules.preset_name} {rules.num_players}p: {args.games} games, {steps} actions, "
-            f"every invariant held ({steps / elapsed:,.0f} actions/s)"
-        )
-    return 0
+    _require_positive(args, "games", "steps", "jobs")
+    configs = [_rules_from_args(args)] if args.preset or args.players or args.deals else default_configs()
+    if args.policy == "ppo":
+        from agents import make_agent
+
+        make_agent("ppo")  # a clear error now rather than in every worker
+    size = args.games if args.engine == "reference" else max(1, args.steps // len(configs))
+    jobs = [(args.engine, rules.to_dict(), args.policy, size, args.seed, args.jobs == 1 and not args.json)
+            for rules in configs]
+    if args.jobs == 1:
+        reports = map(_fuzz_one, jobs)
+    else:
+        import multiprocessing as mp
+
+        pool = mp.get_context("spawn").Pool(min(args.jobs, len(jobs)))
+        reports = pool.imap(_fuzz_one, jobs)
+    failed = False
+    rows = []
+    for report in reports:
+        failed |= bool(report["divergences"] or report["dead_ends"] or report["invariant_failures"])
+        rows.append(report)
+        if args.json:
+            print(json.dumps(report), flush=True)
+            continue
+        unit = "actions checked" if args.engine == "reference" else "steps compared"
+        print(f"{report['preset']} {report['num_players']}p, {report['policy']}: {report['steps']:,} {unit}, "
+              f"{report['games']:,} games, {report['divergences']} divergences, {report['dead_ends']} dead ends, "
+              f"{report['invariant_failures']} invariant failures "
+              f"({report['steps'] / max(report['seconds'], 1e-9):,.0f}/s)", flush=True)
+        for message in report["failures"]:
+            print(f"  FAILURE: {message}", file=sys.stderr)
+    if not args.json:
+        names = [f"{r['preset']} {r['num_players']}p" for r in rows]
+        print("\n| corner | " + " | ".join(names) + " |\n|---|" + "---|" * len(rows))
+        for corner in CORNERS:
+            print(f"| {corner} | " + " | ".join(f"{r['corners'][corner]:,}" for r in rows) + " |")
+    return 1 if failed else 0
 
 
-def _fuzz_vector(args: argparse.Namespace, configs: list[Rules]) -> int:
-    from handfoot_env.differential import Divergence, run_differential
-
-    batch = 32
-    per_config = max(1, args.steps // (batch * len(configs)))
-    for rules in configs:
-        start = time.perf_counter()
-        try:
-            report = run_differential(rules, batch_size=batch, steps=per_config, seed=args.seed)
-        except Divergence as exc:
-            print(f"DIVERGENCE: {exc}", file=sys.stderr)
-            return 1
-        print(
-            f"{rules.preset_name} {rules.num_players}p: {report.steps:,} steps compared, "
-            f"{report.games_finished} games finished, engines identical "
-            f"({report.steps / (time.perf_counter() - start):,.0f} steps/s)"
-        )
-    return 0
+def _require_positive(args: argparse.Namespace, *names: str) -> None:
+    for name in names:
+        value = getattr(args, name, None)
+        if value is not None and value < 1:
+            raise ValueError(f"--{name.replace('_', '-')} must be at least 1, got {value}")
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Steps per second, games per second and peak memory of both engines."""
     from handfoot_env.bench import format_table, machine_description, run_bench
 
-    batches = tuple(int(b) for b in args.batches.split(","))
-    configs = [tuple(c.split(":")) for c in args.configs.split(",")]
-    configs = [(preset, int(players)) for preset, players in configs]
-    for preset, players in configs:
-        Rules.preset(preset, num_players=players)  # a clear error before any process starts
+    batches = _int_list(args.batches, "--batches")
+    if not args.seconds > 0:
+        raise ValueError(f"--seconds must be a positive number of seconds, got {args.seconds}")
+    configs = []
+    for item in args.configs.split(","):
+        preset, _, players = item.strip().partition(":")
+        if not players.strip().isdigit():
+            raise ValueError(f"--configs takes preset:players entries such as classic:2,house:4, got {item!r}")
+        configs.append((preset, int(players)))
+        Rules.preset(preset, num_players=int(players))  # a clear error before any process starts
     rows = run_bench(batches, configs, seconds=args.seconds, reference=not args.no_reference)
     if args.json:
         print(json.dumps(rows, indent=2))
@@ -195,14 +229,34 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _int_list(text: str, option: str) -> tuple[int, ...]:
+    values = []
+    for item in text.split(","):
+        if not item.strip().isdigit() or int(item) < 1:
+            raise ValueError(f"{option} takes positive whole numbers separated by commas, got {item!r}")
+        values.append(int(item))
+    return tuple(values)
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     """A duplicate-deal match between two lineups, or a round robin over several agents."""
     from agents import make_agent
     from train.evaluate import crosstable_markdown, play_match, ratings_chart, round_robin
 
     rules = _rules_from_args(args)
+    _require_positive(args, "pairs")
+    if args.chart:
+        if not args.round_robin:
+            raise ValueError("--chart draws the ratings of a round robin: add --round-robin")
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise ValueError("--chart needs matplotlib: pip install 'handfoot[train]'") from None
+        _writable_path(args.chart, "--chart")
     if args.round_robin:
-        names = args.round_robin.split(",")
+        names = [name.strip() for name in args.round_robin.split(",")]
+        if len(names) < 2 or len(set(names)) != len(names):
+            raise ValueError(f"--round-robin needs two or more different agents, got {args.round_robin!r}")
         table = round_robin(rules, {n: make_agent(n, seed=args.seed) for n in names}, args.pairs, seed=args.seed,
                             progress=not args.no_progress)
         if args.json:
@@ -238,8 +292,9 @@ def cmd_train(args: argparse.Namespace) -> int:
         from train.ppo import print_summary, train
     except ImportError as exc:
         raise ValueError(f"training needs the training extras (pip install 'handfoot[train]'): {exc}") from None
-    print_summary(train(config, resume=args.resume))
-    return 0
+    summary = train(config, resume=args.resume)
+    print_summary(summary)
+    return 130 if summary.get("interrupted") else 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -290,13 +345,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="print only the actions and the score sheet")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("fuzz", help="random full games with every invariant checked at every step")
+    p = sub.add_parser(
+        "fuzz", help="whole games under a policy, every check at every step",
+        description="Whole games under a policy that seeks the rules' corners. reference: every invariant "
+                    "after every action; vector: both engines side by side, everything compared. Prints a "
+                    "line per configuration and a table of the rare situations met; exit status 1 on any "
+                    "divergence, dead end or invariant failure.")
     add_rules_args(p, preset_default=None)
     p.add_argument("--engine", default="reference", choices=["reference", "vector"],
                    help="reference: invariants at every step; vector: compare with the reference")
-    p.add_argument("--games", type=int, default=100, help="reference: games per configuration")
-    p.add_argument("--steps", type=int, default=1_000_000, help="vector: compared steps in all")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--policy", default="random", choices=list(FUZZ_POLICIES),
+                   help="who plays: a baseline, eager (melds everything at once, races to the foot), "
+                        "ppo (the shipped agent) or mixed (a policy per seat per game)")
+    p.add_argument("--games", type=int, default=20, help="reference: games per configuration")
+    p.add_argument("--steps", type=int, default=200_000, help="vector: compared steps in all configurations")
+    p.add_argument("--jobs", type=int, default=1, help="configurations run in parallel processes")
+    p.add_argument("--seed", type=int, default=0, help="first game seed")
+    p.add_argument("--json", action="store_true", help="one JSON object per configuration, one per line")
     p.set_defaults(func=cmd_fuzz)
 
     p = sub.add_parser("bench", help="steps/s, games/s and peak memory of both engines")
@@ -330,7 +395,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", default="classic", choices=list(PRESET_NAMES))
     p.add_argument("--players", type=int, default=None, help="classic: 2-6 players; house: 2, or 4 in teams")
     p.add_argument("--opponents", default="heuristic", help="agent for the other side(s): random, greedy, heuristic, ppo")
-    p.add_argument("--partner", default="heuristic", help="partnership (or house with 4): your partner's agent")
+    p.add_argument("--partner", default=None,
+                   help="partnership (or house with 4): your partner's agent (default heuristic)")
     p.add_argument("--hint", default="heuristic", help="the agent behind Hint and Coach")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-coach", action="store_true")
@@ -348,12 +414,21 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        if getattr(args, "seed", None) is not None and args.seed < 0:
+            raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
         return args.func(args)
     except (RecordError, ScenarioError, IllegalActionError, ValueError) as exc:
         print(f"handfoot: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a file or folder the user named: say which, in one line
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"handfoot: error:{where}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("handfoot: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

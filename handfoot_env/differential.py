@@ -25,10 +25,24 @@ from handfoot_env.vector import VectorEngine
 
 class Divergence(AssertionError):
     def __init__(self, what: str, game: Game, step: int, detail: str):
+        self.what = what
         self.record = to_record(game)
         self.record.pop("result")
         super().__init__(
             f"engines diverge on {what} (seed {game.seed}, step {step} of that game): {detail}\n"
+            f"replay record: {json.dumps(self.record, separators=(',', ':'))}"
+        )
+
+
+class DeadEnd(AssertionError):
+    """A position that is not game over, yet has no legal action (RULES.md forbids it)."""
+
+    def __init__(self, game: Game):
+        self.record = to_record(game)
+        self.record.pop("result")
+        super().__init__(
+            f"no legal action in a position that is not over (seed {game.seed}, step {len(game.actions)}, "
+            f"deal {game.deal_index + 1}, seat {game.current}, {game.phase} phase)\n"
             f"replay record: {json.dumps(self.record, separators=(',', ':'))}"
         )
 
@@ -50,6 +64,35 @@ def reference_rewards(game: Game, deals_before: int, mode: str) -> np.ndarray:
     return rewards
 
 
+def compare_position(game: Game, mask: np.ndarray, observation: np.ndarray) -> None:
+    """The vector engine's mask and mover's observation against the reference game's; a
+    position that is not over must have a legal action (:class:`DeadEnd`)."""
+    step = len(game.actions)
+    ref_mask = game.legal_mask()
+    if not np.array_equal(ref_mask, mask):
+        diff = np.flatnonzero(ref_mask != mask).tolist()
+        raise Divergence("legal mask", game, step, f"actions {diff} differ (reference {ref_mask[diff].tolist()})")
+    if not game.is_over and not ref_mask.any():
+        raise DeadEnd(game)
+    ref_obs = observe(game, game.current)
+    if not np.array_equal(ref_obs, observation):
+        diff = np.flatnonzero(ref_obs != observation).tolist()
+        raise Divergence("observation", game, step, f"indices {diff[:10]} differ")
+
+
+def compare_outcome(game: Game, deals_before: int, reward_mode: str, rewards: np.ndarray, done: bool,
+                    totals: np.ndarray) -> None:
+    """After the same action: rewards, the done flag and the scores must agree."""
+    step = len(game.actions)
+    ref_rewards = reference_rewards(game, deals_before, reward_mode)
+    if not np.allclose(ref_rewards, rewards, atol=1e-6):
+        raise Divergence("rewards", game, step, f"reference {ref_rewards.tolist()}, vector {rewards.tolist()}")
+    if bool(done) != game.is_over:
+        raise Divergence("done flag", game, step, f"reference {game.is_over}, vector {bool(done)}")
+    if totals.tolist() != game.totals:
+        raise Divergence("scores", game, step, f"reference {game.totals}, vector {totals.tolist()}")
+
+
 def run_differential(
     rules: Rules,
     batch_size: int,
@@ -59,7 +102,8 @@ def run_differential(
     agent=None,
     explore: float = 0.1,
 ) -> DiffReport:
-    """Play ``steps`` batch steps on both engines, comparing everything.
+    """Play ``steps`` batch steps on both engines, comparing everything; the first
+    difference raises :class:`Divergence` (a dead end, :class:`DeadEnd`).
 
     Actions are random legal ones, or an ``agent``'s (batched protocol of ``agents/``) with
     probability ``1 - explore`` each: scripted play reaches what random play rarely does
@@ -72,15 +116,7 @@ def run_differential(
         masks = engine.legal_mask()
         observations = engine.observe()
         for b, game in enumerate(refs):
-            step = len(game.actions)
-            ref_mask = game.legal_mask()
-            if not np.array_equal(ref_mask, masks[b]):
-                diff = np.flatnonzero(ref_mask != masks[b]).tolist()
-                raise Divergence("legal mask", game, step, f"actions {diff} differ (reference {ref_mask[diff].tolist()})")
-            ref_obs = observe(game, game.current)
-            if not np.array_equal(ref_obs, observations[b]):
-                diff = np.flatnonzero(ref_obs != observations[b]).tolist()
-                raise Divergence("observation", game, step, f"indices {diff[:10]} differ")
+            compare_position(game, masks[b], observations[b])
         choice = rng.random(masks.shape)
         choice[~masks] = -1.0
         actions = choice.argmax(axis=1)
@@ -92,15 +128,8 @@ def run_differential(
         report.steps += batch_size
         for b, game in enumerate(refs):
             game.step(int(actions[b]))
-            step = len(game.actions)
-            ref_rewards = reference_rewards(game, deals_before[b], reward_mode)
-            if not np.allclose(ref_rewards, rewards[b], atol=1e-6):
-                raise Divergence("rewards", game, step, f"reference {ref_rewards.tolist()}, vector {rewards[b].tolist()}")
-            if bool(dones[b]) != game.is_over:
-                raise Divergence("done flag", game, step, f"reference {game.is_over}, vector {bool(dones[b])}")
             totals = engine.final_totals[b] if dones[b] else engine.totals[b]
-            if totals.tolist() != game.totals:
-                raise Divergence("scores", game, step, f"reference {game.totals}, vector {totals.tolist()}")
+            compare_outcome(game, deals_before[b], reward_mode, rewards[b], dones[b], totals)
             if dones[b]:
                 report.games_finished += 1
                 refs[b] = Game(rules, int(engine.states["seed"][b]))
@@ -136,6 +165,8 @@ class TwinGame:
         return cls(game, open_deal=starts_deal, reward_mode=reward_mode)
 
     def __getattr__(self, name: str):
+        if name.startswith("__") or name in ("game", "engine"):  # copying and pickling look these up
+            raise AttributeError(name)
         return getattr(self.game, name)
 
     def __setattr__(self, name: str, value) -> None:

@@ -29,6 +29,10 @@ from handfoot_env.rules import Rules
 from handfoot_env.seated import SeatedGames
 
 
+class ResetNeeded(gym.error.ResetNeeded, RuntimeError):
+    """``step`` before ``reset``, or after the game ended (Gymnasium's error, and a RuntimeError)."""
+
+
 class LegalDiscrete(spaces.Discrete):
     """``Discrete(173)`` whose ``sample()`` without a mask draws among the env's legal actions.
 
@@ -91,9 +95,11 @@ class HandFootGymEnv(gym.Env):
         self.games = SeatedGames(rules, 1, self._opponents, seed=0, reward_mode=reward_mode,
                                  auto_reset=False, learner_side=learner_side)
         self._seed_rng = np.random.default_rng()
+        self._started = False
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
+        self._started = True
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
         game_seed = int(self._seed_rng.integers(0, 2**62))
@@ -101,13 +107,16 @@ class HandFootGymEnv(gym.Env):
         return obs, self._info()
 
     def step(self, action):
+        if not self._started:
+            raise ResetNeeded("call reset() before step()")
         if self.games.engine.is_over[0]:
-            raise RuntimeError("the game is over: call reset() before step()")
+            raise ResetNeeded("the game is over: call reset() before step()")
+        action = A.action_index(action)
         if self.illegal_action == "skip":
-            reason = self.games.engine.why_illegal(0, int(action))
+            reason = self.games.engine.why_illegal(0, action)
             if reason is not None:
                 return self.games.observe()[0], 0.0, False, False, dict(self._info(), illegal_action=reason)
-        obs, rewards, dones, ends = self.games.step(np.array([int(action)]))
+        obs, rewards, dones, ends = self.games.step(np.array([action]))
         info = self._info()
         if dones[0]:
             info["final_totals"] = ends[0]["final_totals"]

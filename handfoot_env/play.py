@@ -28,6 +28,7 @@ broke, with what the hint agent would have played instead.
 
 from __future__ import annotations
 
+import copy
 import sys
 from collections.abc import Callable
 
@@ -128,62 +129,85 @@ def parse_run(game: Game, text: str) -> list[int]:
     raise CommandError(f"those cards do not extend your run {run.low + 4}..{run.high + 4} of {SUIT_LETTERS[suit]} at either end")
 
 
+def checked_run(game: Game, text: str) -> list[int]:
+    """``parse_run``'s actions, played on a copy first: all of them are legal, or none is played."""
+    actions = parse_run(game, text)
+    trial = copy.deepcopy(game)
+    for action in actions:
+        _try(trial, action, len(actions) > 1)
+    return actions
+
+
 def parse_meld(game: Game, text: str) -> list[int]:
-    """Actions for ``m ...``: one comma-separated chunk per group."""
-    actions: list[int] = []
-    side = game.sides[game.owner()]
-    seat = game.seats[game.current]
-    for chunk in text.split(","):
-        chunk = chunk.strip()
-        if not chunk:
-            continue
-        tokens = chunk.split()
-        if game.rules.books_of_twos and ":" not in chunk and all(parse_kind(t) == TWO for t in tokens):
-            book = unfinished_twos_book(_melds_in_play(game), game.rules.book_size)
-            if book is None:
-                if len(tokens) < 3:
-                    raise CommandError("a book of 2s starts with three 2s: m 2 2 2")
-                actions += [A.START_TWOS_BOOK] + [A.ADD_TWO_TO_TWOS_BOOK] * (len(tokens) - 3)
-            else:
-                actions += [A.ADD_TWO_TO_TWOS_BOOK] * len(tokens)
-            continue
-        if ":" in chunk:  # m K: 2 Jk
-            head, wilds = chunk.split(":", 1)
-            kind = parse_kind(head)
-            if not is_natural(kind):
-                raise CommandError(f"'{head.strip()}' is not a natural rank")
-            for token in wilds.split():
-                wild = parse_kind(token)
-                if wild not in (TWO, JOKER):
-                    raise CommandError(f"after ':' list wild cards (2, Jk), got {token}")
-                actions.append((A.add_two if wild == TWO else A.add_joker)(rank_of(kind)))
-            continue
-        cards = [parse_card(t)[0] for t in chunk.split()]  # a book's suits are chosen for you
-        naturals = [k for k in cards if is_natural(k)]
-        wilds = [k for k in cards if k in (TWO, JOKER)]
-        if len(naturals) + len(wilds) != len(cards):
-            raise CommandError("threes are never melded")
-        if not naturals or len(set(naturals)) != 1:
-            raise CommandError("a group holds naturals of one rank (and wilds): e.g. m K K K or m K K Jk")
-        rank = rank_of(naturals[0])
-        groups = side.groups if side.opened else seat.staged
-        exists = unfinished_group(groups, rank, game.rules.book_size) is not None
-        pending = list(wilds)
-        count = len(naturals)
-        if not exists:
-            if count >= 3:
-                actions.append(A.start_group(rank, 0))
-                count -= 3
-            elif count == 2 and pending:
-                wild = pending.pop(0)
-                actions.append(A.start_group(rank, 1 if wild == TWO else 2))
-                count = 0
-            else:
-                raise CommandError("a new group needs three naturals, or two and a wild")
-        actions += [A.add_natural(rank)] * count
-        actions += [(A.add_two if w == TWO else A.add_joker)(rank) for w in pending]
-    if not actions:
+    """Actions for ``m ...``, one comma-separated chunk per group, checked whole: the chunks
+    are played in turn on a copy of the game, so a later chunk sees what an earlier one
+    melded, and an illegal part refuses the whole command."""
+    chunks = [chunk.strip() for chunk in text.split(",") if chunk.strip()]
+    if not chunks:
         raise CommandError("meld what? e.g. m K K K")
+    trial = copy.deepcopy(game)
+    actions: list[int] = []
+    for chunk in chunks:
+        for action in _parse_meld_chunk(trial, chunk):
+            _try(trial, action, len(chunks) > 1 or len(actions) > 0)
+            actions.append(action)
+    return actions
+
+
+def _try(trial: Game, action: int, several: bool) -> None:
+    """Play ``action`` on the trial copy, or refuse the command naming the part that fails."""
+    reason = trial.why_illegal(action)
+    if reason is not None:
+        whole = "; nothing was played" if several else ""
+        raise CommandError(f"{A.describe(action, trial.rules)}: {reason}{whole}")
+    trial.step(action)
+
+
+def _parse_meld_chunk(game: Game, chunk: str) -> list[int]:
+    """Actions for one group of an ``m`` command, in the position ``game``."""
+    tokens = chunk.split()
+    if game.rules.books_of_twos and ":" not in chunk and all(parse_kind(t) == TWO for t in tokens):
+        book = unfinished_twos_book(_melds_in_play(game), game.rules.book_size)
+        if book is not None:
+            return [A.ADD_TWO_TO_TWOS_BOOK] * len(tokens)
+        if len(tokens) < 3:
+            raise CommandError("a book of 2s starts with three 2s: m 2 2 2")
+        return [A.START_TWOS_BOOK] + [A.ADD_TWO_TO_TWOS_BOOK] * (len(tokens) - 3)
+    if ":" in chunk:  # m K: 2 Jk
+        head, wilds = chunk.split(":", 1)
+        kind = parse_kind(head)
+        if not is_natural(kind):
+            raise CommandError(f"'{head.strip()}' is not a natural rank")
+        actions = []
+        for token in wilds.split():
+            wild = parse_kind(token)
+            if wild not in (TWO, JOKER):
+                raise CommandError(f"after ':' list wild cards (2, Jk), got {token}")
+            actions.append((A.add_two if wild == TWO else A.add_joker)(rank_of(kind)))
+        return actions
+    cards = [parse_card(t)[0] for t in tokens]  # a book's suits are chosen for you
+    naturals = [k for k in cards if is_natural(k)]
+    wilds = [k for k in cards if k in (TWO, JOKER)]
+    if len(naturals) + len(wilds) != len(cards):
+        raise CommandError("threes are never melded")
+    if not naturals or len(set(naturals)) != 1:
+        raise CommandError("a group holds naturals of one rank (and wilds): e.g. m K K K or m K K Jk")
+    rank = rank_of(naturals[0])
+    actions = []
+    pending = list(wilds)
+    count = len(naturals)
+    if unfinished_group(_melds_in_play(game), rank, game.rules.book_size) is None:
+        if count >= 3:
+            actions.append(A.start_group(rank, 0))
+            count -= 3
+        elif count == 2 and pending:
+            wild = pending.pop(0)
+            actions.append(A.start_group(rank, 1 if wild == TWO else 2))
+            count = 0
+        else:
+            raise CommandError("a new group needs three naturals, or two and a wild")
+    actions += [A.add_natural(rank)] * count
+    actions += [(A.add_two if w == TWO else A.add_joker)(rank) for w in pending]
     return actions
 
 
@@ -215,7 +239,7 @@ def parse_command(game: Game, line: str) -> tuple[str, list[int]]:
     if verb == "m":
         return "move", parse_meld(game, rest)
     if verb == "r":
-        return "move", parse_run(game, rest)
+        return "move", checked_run(game, rest)
     if verb in ("h", "hint"):
         return "hint", []
     if verb in ("t", "scores"):
@@ -353,6 +377,7 @@ class PlaySession:
                 continue
             if verb == "noop":
                 continue
+            opened_before = self.game.sides[self.game.owner()].opened
             for action in actions:
                 reason = self.game.why_illegal(action)
                 if reason is not None:
@@ -369,7 +394,13 @@ class PlaySession:
                     break
                 if self.game.current != HUMAN or self.game.is_over or self.game.deal_index != deal:
                     break
-            if self.game.current == HUMAN and not self.game.is_over and self.game.deal_index == deal:
+            still_mine = self.game.current == HUMAN and not self.game.is_over and self.game.deal_index == deal
+            if still_mine and not opened_before and self.game.sides[self.game.owner()].opened:
+                down = sum(g.value for g in self.game.sides[self.game.owner()].groups)
+                self.write(f"  your side has opened: {down} points down (the minimum was "
+                           f"{self.game.minimum(self.game.owner())})")
+                self.write("\n" + render_table(self.game, HUMAN))
+            elif still_mine:
                 me = self.game.seats[HUMAN]
                 suits = me.hand_suits if self.rules.runs else None
                 self.write(f"  you hold: {format_hand(me.hand, suits) or '-'}" + (" (foot)" if me.on_foot else ""))
@@ -381,9 +412,17 @@ class PlaySession:
         return True
 
 
-def run_play(preset: str, opponents: str, partner: str, hint: str, seed: int, coach: bool, num_players=None) -> int:
+def run_play(preset: str, opponents: str, partner: str | None, hint: str, seed: int, coach: bool,
+             num_players=None) -> int:
     rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
-    return PlaySession(rules, seed, opponents, partner, hint, coach).run()
+    if partner is not None and not rules.partnerships:
+        raise ValueError(f"--partner: {preset} with {rules.num_players} players has no partners")
+    session = PlaySession(rules, seed, opponents, partner or "heuristic", hint, coach)
+    try:
+        return session.run()
+    except KeyboardInterrupt:
+        session.write("\ninterrupted: bye.")
+        return 130
 
 
 __all__ = ["PlaySession", "parse_command", "command_for", "coach_note", "run_play"]

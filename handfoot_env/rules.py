@@ -287,6 +287,10 @@ def _validate(rules: Rules) -> None:
         isinstance(m, int) and not isinstance(m, bool) and m >= 0 for m in rules.deal_minimums
     ):
         _fail("deal_minimums", f"must be a tuple of non-negative integers, got {rules.deal_minimums!r}")
+    if (rules.minimums_by_score is None and rules.num_deals not in (1, 2, 4)
+            and len(rules.deal_minimums) != rules.num_deals):
+        _fail("num_deals", f"RULES.md plays games of 1, 2 or 4 deals, got {rules.num_deals}; for another "
+                           "count give one opening minimum per deal (deal_minimums)")
     if len(rules.deal_minimums) < rules.num_deals:
         _fail("deal_minimums", f"needs one minimum per deal ({rules.num_deals}), got {len(rules.deal_minimums)}")
     if not isinstance(rules.books_to_go_out, tuple) or not all(

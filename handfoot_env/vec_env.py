@@ -37,6 +37,8 @@ class HandFootVecEnv(VecEnv):
         seed: int = 0,
         reward_mode: str = "deal",
     ):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer (games stepped together), got {num_envs!r}")
         if rules is None:
             rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
         self.rules = rules
@@ -55,7 +57,10 @@ class HandFootVecEnv(VecEnv):
         return self.games.reset(seed if seed is not None else None)
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        actions = np.asarray(actions)
+        if actions.size != self.num_envs or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"step needs {self.num_envs} integer actions, got {actions.size} of {actions.dtype}")
+        self._actions = actions.astype(np.int64).reshape(self.num_envs)
 
     def step_wait(self):
         obs, rewards, dones, ends = self.games.step(self._actions)

@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from handfoot_env.cli import main
 
 
@@ -29,6 +31,66 @@ def test_game_record_and_replay(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "seat 0: draw two from the stock" in out and "totals" in out
     assert json.loads(path.read_text())["format"] == "handfoot-record"
+
+
+QUICK = ["train", "--config", "configs/quick.yaml"]
+BAD_INPUTS = [
+    # (arguments, what the one line must say); {tmp} is a fresh folder
+    (QUICK + ["--set", "net_arch=[64"], "--set net_arch: the value '[64' is not valid YAML"),
+    (QUICK + ["--set", "run_dir=/proc/x", "--set", "total_timesteps=64"], "cannot create the run folder /proc/x"),
+    (QUICK + ["--set", "seed=-1"], "config key 'seed': must be a non-negative integer"),
+    (QUICK + ["--set", "shaping=-5"], "config key 'shaping'"),
+    (QUICK + ["--set", "name=../../x"], "config key 'name'"),
+    (["train", "--config", "{tmp}/dup.yaml"], "the key 'name' is written twice"),
+    (["eval", "--round-robin", "random,greedy", "--chart", "{tmp}/missing/r.png"], "the folder"),
+    (["eval", "--chart", "{tmp}/r.png"], "--chart draws the ratings of a round robin"),
+    (["eval", "--round-robin", "random"], "two or more different agents"),
+    (["eval", "--round-robin", "random,greedy,random"], "two or more different agents"),
+    (["eval", "--seed", "-5"], "--seed must be a non-negative integer"),
+    (["eval", "--deals", "9"], "1, 2 or 4 deals"),
+    (["eval", "--deals", "3"], "1, 2 or 4 deals"),
+    (["eval", "--pairs", "-3"], "--pairs must be at least 1"),
+    (["eval", "--pairs", "0"], "--pairs must be at least 1"),
+    (["game", "--record", "{tmp}/missing/g.json"], "the folder"),
+    (["game", "--agents", "random,random,random"], "names 3 agents for 2 seats"),
+    (["replay", "{tmp}/binary.json"], "is not a text file"),
+    (["bench", "--configs", "classic"], "preset:players"),
+    (["bench", "--configs", "classic:x"], "preset:players"),
+    (["bench", "--seconds", "-1"], "--seconds must be a positive number"),
+    (["fuzz", "--games", "-1"], "--games must be at least 1"),
+    (["play", "--partner", "greedy"], "has no partners"),
+]
+
+
+def _bad_input_files(tmp_path):
+    (tmp_path / "dup.yaml").write_text("name: a\nname: b\n")
+    (tmp_path / "binary.json").write_bytes(bytes(range(256)))
+
+
+def test_every_bad_input_is_one_clear_line_with_exit_status_2(tmp_path):
+    _bad_input_files(tmp_path)
+    for args, message in BAD_INPUTS:
+        proc = run(*[a.replace("{tmp}", str(tmp_path)) for a in args])
+        assert proc.returncode == 2, (args, proc.stderr)
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in proc.stderr and message in lines[0], (args, proc.stderr)
+    assert not (tmp_path / "missing").exists() and not list(tmp_path.glob("*.png"))
+
+
+def test_a_config_that_fails_validation_leaves_no_run_folder(tmp_path):
+    for bad in ("seed=-1", "rules={wild_books: true}", "opponents={genius: 1}"):
+        proc = run(*QUICK, "--set", f"run_dir={tmp_path}", "--set", bad)
+        assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_config_numbers_written_as_powers_of_ten_are_whole_numbers():
+    from train.config import load_config
+
+    config = load_config(ROOT / "configs" / "quick.yaml", ["total_timesteps=1e5", "learning_rate=1e-3"])
+    assert config.total_timesteps == 100_000 and config.learning_rate == 0.001
+    with pytest.raises(ValueError, match="total_timesteps"):
+        load_config(ROOT / "configs" / "quick.yaml", ["total_timesteps=2.5"])
 
 
 def test_user_errors_are_one_line_without_traceback(tmp_path):
@@ -56,8 +118,20 @@ def test_actions_table(capsys):
 
 
 def test_fuzz_command(capsys):
-    assert main(["fuzz", "--preset", "partnership", "--games", "1"]) == 0
-    assert "every invariant held" in capsys.readouterr().out
+    assert main(["fuzz", "--preset", "partnership", "--games", "1", "--policy", "eager"]) == 0
+    out = capsys.readouterr().out
+    assert "partnership 4p, eager:" in out and "0 divergences, 0 dead ends, 0 invariant failures" in out
+    assert "| stock_emptied_mid_turn |" in out
+
+
+def test_fuzz_json_reports_corners_per_configuration(capsys):
+    assert main(["fuzz", "--engine", "vector", "--preset", "classic", "--policy", "mixed", "--steps", "3000",
+                 "--json"]) == 0
+    report = json.loads(capsys.readouterr().out.strip())
+    assert {"engine", "preset", "num_players", "policy", "steps", "games", "divergences", "dead_ends",
+            "invariant_failures", "corners"} <= set(report)
+    assert report["steps"] >= 3000 and report["divergences"] == report["dead_ends"] == 0
+    assert report["corners"]["foot_by_discard"] > 0 and report["corners"]["pile_taken"] > 0
 
 
 def test_bench_json_rows(capsys):
@@ -71,4 +145,4 @@ def test_bench_json_rows(capsys):
 
 def test_vector_fuzz_command(capsys):
     assert main(["fuzz", "--engine", "vector", "--preset", "classic", "--players", "3", "--steps", "3200"]) == 0
-    assert "engines identical" in capsys.readouterr().out
+    assert "3,200 steps compared" in capsys.readouterr().out

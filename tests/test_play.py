@@ -123,3 +123,36 @@ def test_house_commands():
     game.step(A.start_run(hearts, rank("5")))
     assert parse_command(game, "r 4h")[1] == [A.extend_run_down(hearts)]
     assert command_for(A.extend_run_up(hearts), game) == "r 8h"
+
+
+def test_a_multi_card_command_is_checked_whole_and_applied_whole_or_not_at_all():
+    from handfoot_env.play import CommandError
+    from helpers import fingerprint
+
+    game = scenario("""
+    preset: classic
+    seats: [{hand: 5 5 5 5 K K 10 10 Jk 2 9, foot: random 11}, {hand: random 11, foot: random 11}]
+    tables: [{opened: true, groups: [A A A]}, {}]
+    """)
+    before = fingerprint(game)
+    for bad, why in (("m 5 5 5, K K K", "do not hold enough K"), ("m 10 10 Jk 2", "wild-card limit")):
+        with pytest.raises(CommandError, match=f"{why}.*nothing was played"):
+            parse_command(game, bad)
+        assert fingerprint(game) == before
+    # A later part of the command sees what an earlier one melded: 5 5 5 starts the group, 5 adds.
+    verb, actions = parse_command(game, "m 5 5 5, 5")
+    assert actions == [A.start_group(rank("5"), 0), A.add_natural(rank("5"))] and fingerprint(game) == before
+
+
+def test_an_opening_reached_by_staging_is_announced_and_the_table_redrawn():
+    output: list[str] = []
+    lines = iter(["s\n", "m A A A, K K K\n", "q\n"])
+    session = PlaySession(Rules.preset("classic"), seed=3, readline=lambda: next(lines), write=output.append)
+    hand = session.game.seats[0].hand
+    hand[:] = [0] * 15
+    hand[14] = hand[13] = 3  # A A A K K K
+    hand[5] = 1
+    session.run()
+    text = "\n".join(output)
+    assert "your side has opened: 90 points down (the minimum was 50)" in text
+    assert text.count("seat 0 holds:") >= 2  # the table was drawn again after the opening

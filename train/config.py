@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+import re
 
 from handfoot_env.rules import PRESET_NAMES
+from handfoot_env.strict_yaml import load_yaml
 
 
 @dataclass
@@ -81,6 +82,7 @@ def _check_type(name: str, value: Any) -> Any:
     if isinstance(default, bool):
         ok = isinstance(value, bool)
     elif isinstance(default, int):
+        value = _whole_number(value)  # 1e5 and 100_000 both mean 100000
         ok = isinstance(value, int) and not isinstance(value, bool)
     elif isinstance(default, float):
         if isinstance(value, str):  # YAML 1.1 reads "1e-3" as a string
@@ -103,6 +105,18 @@ def _check_type(name: str, value: Any) -> Any:
     return value
 
 
+def _whole_number(value: Any) -> Any:
+    """``1e5`` (YAML reads it as a string), ``1.0e5`` and ``100000.0`` as the int 100000."""
+    if isinstance(value, str):
+        try:
+            value = float(value.replace("_", ""))
+        except ValueError:
+            return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def validate(config: TrainConfig) -> TrainConfig:
     def fail(key: str, message: str) -> None:
         raise ValueError(f"config key {key!r}: {message}")
@@ -111,10 +125,18 @@ def validate(config: TrainConfig) -> TrainConfig:
         fail("preset", f"must be one of {', '.join(PRESET_NAMES)}, got {config.preset!r}")
     if not isinstance(config.rules, dict):
         fail("rules", f"must be a mapping of rules fields to values, got {config.rules!r}")
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", config.name):
+        fail("name", f"is the run's folder name under run_dir: letters, digits, '.', '_' and '-', got {config.name!r}")
     try:
-        config.make_rules()
+        from handfoot_env.rules import require_supported
+
+        require_supported(config.make_rules())
     except ValueError as exc:
         fail("rules", str(exc))
+    if config.seed < 0:
+        fail("seed", f"must be a non-negative integer, got {config.seed}")
+    if config.shaping < 0:
+        fail("shaping", f"is the weight of the shaping reward: 0 (none) or more, got {config.shaping}")
     for key in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "eval_pairs",
                 "final_eval_pairs", "torch_threads", "max_snapshots"):
         if getattr(config, key) < 1:
@@ -154,11 +176,12 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     data: dict[str, Any] = {}
     if path is not None:
         try:
-            loaded = yaml.safe_load(Path(path).read_text())
+            text = Path(path).read_text()
         except OSError as exc:
             raise ValueError(f"cannot read config {path}: {exc.strerror or exc}") from None
-        except yaml.YAMLError as exc:
-            raise ValueError(f"config {path} is not valid YAML: {exc}") from None
+        except UnicodeDecodeError:
+            raise ValueError(f"config {path} is not a text file") from None
+        loaded = load_yaml(text, f"config {path}")
         if loaded is not None and not isinstance(loaded, dict):
             raise ValueError(f"config {path} must be a mapping of keys to values")
         data.update(loaded or {})
@@ -166,7 +189,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
         if "=" not in item:
             raise ValueError(f"--set needs key=value, got {item!r}")
         key, raw = item.split("=", 1)
-        value = yaml.safe_load(raw)
+        value = load_yaml(raw, f"--set {key}: the value {raw!r}")
         if "." in key:  # opponents.greedy=0.5
             outer, inner = key.split(".", 1)
             if outer not in _FIELDS or not isinstance(getattr(TrainConfig(), outer), dict):

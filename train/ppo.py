@@ -12,7 +12,7 @@ end it writes ``final_eval.json`` and prints the evaluation table.
 
 from __future__ import annotations
 
-import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -28,6 +28,7 @@ from handfoot_env.vec_env import HandFootVecEnv
 from train.config import TrainConfig
 from train.evaluate import play_match
 from train.league import League
+from train.run import RunFolder, write_atomically, write_json
 
 
 def evaluate(policy, rules: Rules, opponents: list[str], pairs: int, seed: int) -> list[dict]:
@@ -59,13 +60,16 @@ def results_table(results: list[dict]) -> str:
 class LabCallback(BaseCallback):
     """Evaluation, snapshots, checkpoints and the progress bar, on the step counter."""
 
-    def __init__(self, config: TrainConfig, rules: Rules, league: League, venv: HandFootVecEnv, state: dict):
+    def __init__(self, config: TrainConfig, rules: Rules, league: League, venv: HandFootVecEnv, state: dict,
+                 folder: RunFolder):
         super().__init__()
         self.config, self.rules, self.league, self.venv, self.state = config, rules, league, venv, state
+        self.folder = folder
         self.bar = None
         self.started = time.perf_counter()
         self.seconds_before = state.get("train_seconds", 0.0)  # earlier segments of a resumed run
         self.steps_at_start = 0
+        self.interrupt = None
 
     def _on_training_start(self) -> None:
         from tqdm import tqdm
@@ -82,6 +86,8 @@ class LabCallback(BaseCallback):
         return True
 
     def _on_step(self) -> bool:
+        if self.interrupt is not None and self.interrupt.requested:
+            return False  # SB3 stops learning; train() saves the checkpoint
         self.bar.update(self.venv.num_envs)
         config = self.config
         if self._due("next_snapshot", config.snapshot_every):
@@ -91,7 +97,7 @@ class LabCallback(BaseCallback):
             self._evaluate()
         if self._due("next_checkpoint", config.checkpoint_every):
             self.state["train_seconds"] = self.seconds_before + time.perf_counter() - self.started
-            save_checkpoint(self.model, self.league, self.state, config)
+            save_checkpoint(self.model, self.league, self.state, self.folder)
         return True
 
     def _evaluate(self) -> None:
@@ -113,41 +119,85 @@ class LabCallback(BaseCallback):
             self.bar.close()
 
 
-def save_checkpoint(model: MaskablePPO, league: League, state: dict, config: TrainConfig) -> None:
-    folder = config.path / "checkpoint"
-    folder.mkdir(parents=True, exist_ok=True)
-    model.save(folder / "model.zip")
-    state = dict(state, num_timesteps=model.num_timesteps, snapshots=league.save(folder / "league"))
-    tmp = folder / "state.json.tmp"
-    tmp.write_text(json.dumps(state, indent=1))
-    tmp.replace(folder / "state.json")  # atomic: a kill never leaves half a state
+def save_checkpoint(model: MaskablePPO, league: League, state: dict, folder: RunFolder) -> None:
+    """The model, the league and the run's progress, each written whole or not at all."""
+    folder.checkpoint.mkdir(parents=True, exist_ok=True)
+    write_atomically(folder.checkpoint / "model.zip", model.save)
+    state = dict(state, num_timesteps=model.num_timesteps, snapshots=league.save(folder.checkpoint / "league"))
+    write_json(folder.checkpoint / "state.json", state)
+
+
+def _apply_changes(model: MaskablePPO, config: TrainConfig) -> None:
+    """A resumed model takes the config's changeable settings (see ``train/run.py``)."""
+    from stable_baselines3.common.utils import ConstantSchedule
+
+    model.learning_rate = config.learning_rate
+    model._setup_lr_schedule()
+    model.clip_range = ConstantSchedule(config.clip_range)
+    model.batch_size, model.n_epochs = config.batch_size, config.n_epochs
+    model.ent_coef, model.vf_coef, model.max_grad_norm = config.ent_coef, config.vf_coef, config.max_grad_norm
+    model.gamma = model.rollout_buffer.gamma = config.gamma
+    model.gae_lambda = model.rollout_buffer.gae_lambda = config.gae_lambda
+
+
+class _StopOnInterrupt:
+    """Ctrl-C asks the training loop to stop at the next step (a second Ctrl-C stops at once)."""
+
+    def __init__(self):
+        self.requested = False
+
+    def __enter__(self):
+        self.previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum, frame):
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+        print("\nstopping: saving a checkpoint (Ctrl-C again to stop at once)", file=sys.stderr)
+
+    def __exit__(self, *exc):
+        signal.signal(signal.SIGINT, self.previous)
+        return False
 
 
 def train(config: TrainConfig, resume: bool = False) -> dict:
-    """Train (or resume) a run; returns the final evaluation."""
+    """Train (or resume) a run; returns the final evaluation (``summary["interrupted"]`` when
+    Ctrl-C stopped it: the checkpoint is saved and ``--resume`` continues)."""
     torch.set_num_threads(config.torch_threads)
     rules = config.make_rules()
-    run = config.path
-    run.mkdir(parents=True, exist_ok=True)
-    (run / "config.json").write_text(json.dumps(config.to_dict(), indent=1))
+    folder = RunFolder(config)
+    resuming = resume and folder.has_checkpoint()
+    changes = folder.resume_changes() if resuming else None
+    saved = folder.load_state() if resuming else None
+    if resume and not resuming:
+        print(f"no checkpoint in {folder.checkpoint}: starting afresh", file=sys.stderr)
+    folder.open()
+    try:
+        return _train(config, rules, folder, saved, changes)
+    finally:
+        folder.close()
+
+
+def _train(config: TrainConfig, rules: Rules, folder: RunFolder, saved: dict | None, changes) -> dict:
+    run = folder.path
     league = League(config.opponents, config.max_snapshots, seed=config.seed)
     state = {"next_eval": config.eval_every, "next_checkpoint": config.checkpoint_every,
              "next_snapshot": config.snapshot_every, "evals": [], "train_seconds": 0.0}
-    checkpoint = run / "checkpoint"
     venv = HandFootVecEnv(num_envs=config.num_envs, rules=rules, opponent=list(league.scripted.values()),
                           seed=config.seed, reward_mode=config.reward_mode)
     venv.games.shaping = config.shaping
-    if resume and (checkpoint / "state.json").exists():
-        saved = json.loads((checkpoint / "state.json").read_text())
-        model = MaskablePPO.load(checkpoint / "model.zip", env=venv, device="cpu",
+    if saved is not None:
+        model = MaskablePPO.load(folder.checkpoint / "model.zip", env=venv, device="cpu",
                                  tensorboard_log=str(run / "tensorboard"))
+        _apply_changes(model, config)
         league.load(saved.pop("snapshots", []), model.policy)
         state.update({k: saved[k] for k in ("next_eval", "next_checkpoint", "next_snapshot", "evals")})
         state["train_seconds"] = saved.get("train_seconds", 0.0)
-        print(f"resuming {config.name} at {model.num_timesteps:,} steps", file=sys.stderr)
+        changed = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in (changes or {}).items())
+        print(f"resuming {config.name} at {model.num_timesteps:,} steps" + (f"; changed: {changed}" if changed else ""),
+              file=sys.stderr)
     else:
-        if resume:
-            print(f"no checkpoint in {checkpoint}: starting afresh", file=sys.stderr)
         model = MaskablePPO(
             "MlpPolicy", venv, n_steps=config.n_steps, batch_size=config.batch_size, n_epochs=config.n_epochs,
             learning_rate=config.learning_rate, gamma=config.gamma, gae_lambda=config.gae_lambda,
@@ -155,32 +205,46 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
             max_grad_norm=config.max_grad_norm, policy_kwargs={"net_arch": list(config.net_arch)},
             tensorboard_log=str(run / "tensorboard"), seed=config.seed, device="cpu", verbose=0,
         )
+    folder.record_config(model.num_timesteps, changes)
     venv.games.set_opponents(*league.pool())
     print(f"TensorBoard logs: {run / 'tensorboard'}  (tensorboard --logdir {run / 'tensorboard'})", file=sys.stderr)
-    callback = LabCallback(config, rules, league, venv, state)
+    callback = LabCallback(config, rules, league, venv, state, folder)
     remaining = config.total_timesteps - model.num_timesteps
     start = time.perf_counter()
-    if remaining > 0:
-        model.learn(remaining, callback=callback, reset_num_timesteps=False, tb_log_name="ppo")
+    with _StopOnInterrupt() as interrupt:
+        callback.interrupt = interrupt
+        if remaining > 0:
+            model.learn(remaining, callback=callback, reset_num_timesteps=False, tb_log_name="ppo")
     elapsed = time.perf_counter() - start
     state["train_seconds"] = callback.seconds_before + elapsed
-    save_checkpoint(model, league, state, config)
-    model.save(run / "model.zip")
-    final = evaluate(model.policy, rules, config.eval_opponents, config.final_eval_pairs, seed=1_000_000)
+    save_checkpoint(model, league, state, folder)
     summary = {
         "config": config.to_dict(),
         "num_timesteps": model.num_timesteps,
         "train_seconds": state["train_seconds"],  # all segments of the run, resumed ones included
         "train_steps_per_sec": remaining / elapsed if remaining > 0 and elapsed > 0 else None,
-        "final": final,
         "evals": state["evals"],
+        "interrupted": interrupt.requested,
     }
-    (run / "final_eval.json").write_text(json.dumps(summary, indent=1))
+    if interrupt.requested:
+        print(f"interrupted at {model.num_timesteps:,} steps; checkpoint saved in {folder.checkpoint}.\n"
+              f"resume with: handfoot train --config {run / 'config.json'} --resume", file=sys.stderr)
+        return summary
+    write_atomically(run / "model.zip", model.save)
+    try:
+        summary["final"] = evaluate(model.policy, rules, config.eval_opponents, config.final_eval_pairs,
+                                    seed=1_000_000)
+    except BaseException:
+        print(f"the final evaluation failed; the trained model is saved at {run / 'model.zip'}", file=sys.stderr)
+        raise
+    write_json(run / "final_eval.json", summary)
     return summary
 
 
 def print_summary(summary: dict) -> None:
     config = summary["config"]
+    if summary.get("interrupted"):
+        return
     rate = summary["train_steps_per_sec"]
     print(f"\n{config['name']}: {summary['num_timesteps']:,} steps, {summary['train_seconds']:.0f} s of training"
           + (f" ({rate:,.0f} steps/s this segment)" if rate else ""))

@@ -49,7 +49,7 @@ from handfoot_env.cards import (
 )
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference.melds import meld_plan
-from handfoot_env.reference.scoring import DealResult, score_deal
+from handfoot_env.reference.scoring import GOING_OUT, NO_LEGAL_ACTION, STOCK_EXHAUSTED, DealResult, score_deal
 from handfoot_env.reference.state import (
     Group, Meld, Run, Seat, Side, TwosBook, count_books, unfinished_group,
 )
@@ -168,6 +168,11 @@ class Game:
     def meets_book_requirement(self, clean: int, dirty: int) -> bool:
         need_clean, need_dirty = self.books_needed()
         return clean >= need_clean and dirty >= need_dirty
+
+    def score_so_far(self) -> DealResult:
+        """The deal in progress scored as it stands, as if it ended now with nobody out: the
+        score sheet's line for this deal so far (cards held count against, as at the end)."""
+        return score_deal(self, None, ended_by="in progress")
 
     def winners(self) -> list[int]:
         """Owners with the highest total (several on a tie)."""
@@ -438,7 +443,7 @@ class Game:
         """RULES.md "Stock emptied during a turn": red-three replacements can empty the stock
         mid-turn and leave the mover without a legal action; the deal then ends, no bonus."""
         if self.phase != GAME_OVER and not self.stock and not self.legal_mask().any():
-            self._end_deal(went_out=None)
+            self._end_deal(went_out=None, ended_by=NO_LEGAL_ACTION)
 
     def _draw(self) -> None:
         for _ in range(self.rules.draw_count):
@@ -552,11 +557,11 @@ class Game:
     def _begin_turn(self) -> None:
         """Stock exhausted: no legal draw and no legal take ends the deal with no bonus."""
         if len(self.stock) < self.rules.draw_count and self._take_problem() is not None:
-            self._end_deal(went_out=None)
+            self._end_deal(went_out=None, ended_by=STOCK_EXHAUSTED)
 
-    def _end_deal(self, went_out: int | None) -> None:
+    def _end_deal(self, went_out: int | None, ended_by: str = GOING_OUT) -> None:
         self.went_out = went_out
-        result = score_deal(self, went_out)
+        result = score_deal(self, went_out, ended_by)
         self.deal_results.append(result)
         for owner, score in enumerate(result.scores):
             self.totals[owner] += score

@@ -1,7 +1,12 @@
 """Game records: a small JSON file (format, version, rules, seed, actions) that replays exactly.
 
     {"format": "handfoot-record", "version": 1, "rules": {...}, "seed": 7,
-     "actions": [0, 68, ...], "result": {"totals": [...], "deal_scores": [[...], ...]}}
+     "actions": [0, 68, ...],
+     "result": {"totals": [...], "deal_scores": [[...], ...], "deal_ends": ["going out", ...],
+                "over": true, "winners": [0], "winning_seats": [0, 2], "tie": false}}
+
+``winners`` are sides (the player in ``classic``, the team in ``partnership``) with the
+highest total, ``winning_seats`` their players; a game with several winners is a ``tie``.
 
 ``result`` is optional; when present, replaying must reproduce it or the record is
 reported as mismatched.  A game set up from a scenario stores it under ``scenario``.
@@ -37,8 +42,16 @@ def to_record(game: Game, scenario: dict | None = None) -> dict[str, Any]:
     record["result"] = {
         "totals": list(game.totals),
         "deal_scores": [list(d.scores) for d in game.deal_results],
+        "deal_ends": [d.ended_by for d in game.deal_results],
         "over": game.is_over,
     }
+    if game.is_over:
+        winners = game.winners()
+        record["result"].update(
+            winners=winners,
+            winning_seats=[seat for owner in winners for seat in game.rules.members_of(owner)],
+            tie=len(winners) > 1,
+        )
     return record
 
 
@@ -52,6 +65,8 @@ def load_record(path: str | Path) -> dict[str, Any]:
         text = Path(path).read_text()
     except OSError as exc:
         raise RecordError(f"cannot read record {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"record {path} is not a text file (a handfoot record is JSON)") from None
     try:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -121,6 +136,9 @@ def replay(
             )
         if "deal_scores" in result and [list(s) for s in result["deal_scores"]] != [list(d.scores) for d in game.deal_results]:
             raise RecordError("record does not match its replay: deal scores differ")
+        if "winners" in result and game.is_over and list(result["winners"]) != game.winners():
+            raise RecordError(f"record does not match its replay: stored winners {result['winners']}, "
+                              f"replayed {game.winners()}")
         if result.get("over") and not game.is_over:
             raise RecordError(f"record is truncated: it says the game ended, but the replay stops after {len(record['actions'])} actions")
     return game

@@ -37,7 +37,6 @@ import re
 from typing import Any
 
 import numpy as np
-import yaml
 
 from handfoot_env.cards import (
     CARD_KIND, CARD_SUIT, JOKER, NUM_CARD_IDS, NUM_SUITS, RED_THREE, TWO, card_id_counts,
@@ -47,6 +46,7 @@ from handfoot_env.errors import ScenarioError
 from handfoot_env.reference.game import DRAW_PHASE, PLAY_PHASE, Game
 from handfoot_env.reference.state import Group, Meld, Run, Seat, Side, TwosBook
 from handfoot_env.rules import Rules, require_supported
+from handfoot_env.strict_yaml import load_yaml
 
 _KEYS = {"preset", "rules", "seed", "deal", "to_move", "dealer", "start", "phase", "seats", "tables", "pile",
          "stock", "scores"}
@@ -126,7 +126,10 @@ def load_scenario(source: str | dict) -> Game:
 def build_scenario(source: str | dict) -> tuple[Game, bool]:
     """The scenario's position, and whether the deal starts there (``start: true``), in
     which case the caller opens it with ``Game.open_deal`` (so both engines can)."""
-    data = yaml.safe_load(source) if isinstance(source, str) else dict(source)
+    try:
+        data = load_yaml(source, "the scenario") if isinstance(source, str) else dict(source)
+    except ValueError as exc:
+        raise ScenarioError(str(exc)) from None
     if not isinstance(data, dict):
         raise ScenarioError("a scenario is a mapping of keys such as preset, seats, tables, pile")
     unknown = set(data) - _KEYS

@@ -27,11 +27,17 @@ class OwnerScore:
         return self.melded + self.book_bonus + self.red_threes + self.going_out + self.held
 
 
+# How a deal ended (RULES.md): a player went out; the stock was exhausted at a turn's start;
+# or the stock was emptied during a turn and the player to move had no legal action.
+GOING_OUT, STOCK_EXHAUSTED, NO_LEGAL_ACTION = "going out", "stock exhausted", "no legal action"
+
+
 @dataclass(frozen=True)
 class DealResult:
     deal_index: int
     went_out: int | None  # the seat that went out, or None when the stock ran out
     owners: tuple[OwnerScore, ...]
+    ended_by: str = GOING_OUT  # GOING_OUT, STOCK_EXHAUSTED or NO_LEGAL_ACTION
     # Where every card lay when the deal ended, for replays and for the independent recount.
     final_places: dict = field(default_factory=dict, compare=False, repr=False)
     final_books: tuple = field(default=(), compare=False, repr=False)
@@ -45,6 +51,7 @@ class DealResult:
         return {
             "deal": self.deal_index + 1,
             "went_out": self.went_out,
+            "ended_by": self.ended_by,
             "owners": [dict(asdict(o), total=o.total) for o in self.owners],
         }
 
@@ -62,7 +69,7 @@ def held_penalty(cards: list[int], rules) -> int:
     return cost
 
 
-def score_deal(game: "Game", went_out: int | None) -> DealResult:
+def score_deal(game: "Game", went_out: int | None, ended_by: str = GOING_OUT) -> DealResult:
     rules = game.rules
     owners = []
     for owner, side in enumerate(game.sides):
@@ -86,6 +93,7 @@ def score_deal(game: "Game", went_out: int | None) -> DealResult:
         game.deal_index,
         went_out,
         tuple(owners),
+        ended_by,
         final_places=game.card_counts_by_place(),
         final_books=tuple(count_books(side.groups, rules.book_size) for side in game.sides),
         final_opened=tuple(side.opened for side in game.sides),

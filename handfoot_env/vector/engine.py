@@ -152,12 +152,12 @@ class VectorEngine:
         out_of_range = (actions < 0) | (actions >= A.NUM_ACTIONS)
         if out_of_range.any():
             bad = int(np.flatnonzero(out_of_range)[0])
-            raise IllegalActionError(int(actions[bad]), "out of range", f"game {bad}: actions are 0..{A.NUM_ACTIONS - 1}")
+            raise IllegalActionError(int(actions[bad]), "out of range", f"{self._game(bad)}actions are 0..{A.NUM_ACTIONS - 1}")
         self._check_kernel(self.states, self.cfg, actions, active, self._errors)
         if self._errors.any():
             bad = int(np.flatnonzero(self._errors)[0])
             action = int(actions[bad])
-            raise IllegalActionError(action, A.describe(action, self.rules), f"game {bad}: {REASONS[self._errors[bad]]}")
+            raise IllegalActionError(action, A.describe(action, self.rules), f"{self._game(bad)}{REASONS[self._errors[bad]]}")
         self._apply_kernel(self.states, self.packs, self.cfg, actions, active, self._rewards, self._dones)
         if self._dones.any():
             done = np.flatnonzero(self._dones)
@@ -165,6 +165,10 @@ class VectorEngine:
             if self.auto_reset:
                 self.reset_games(done)
         return self._rewards, self._dones
+
+    def _game(self, b: int) -> str:
+        """"game b: " naming the game in an error, when there is more than one."""
+        return f"game {b}: " if self.batch_size > 1 else ""
 
     def reset_games(self, index: np.ndarray) -> np.ndarray:
         """Restart the games at ``index`` with the next unused seeds; returns those seeds."""

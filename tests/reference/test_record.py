@@ -138,3 +138,36 @@ def test_scenario_games_record_and_replay():
 def test_bad_scenarios_get_clear_errors(text, message):
     with pytest.raises(ScenarioError, match=message):
         load_scenario(text)
+
+
+def test_record_names_the_winners_and_says_when_a_game_is_a_tie(finished_game):
+    result = to_record(finished_game)["result"]
+    assert result["winners"] == finished_game.winners() and result["tie"] is False
+    assert result["winning_seats"] == result["winners"]  # classic: each player is a side
+    assert len(result["deal_ends"]) == 4 and set(result["deal_ends"]) <= {"going out", "stock exhausted",
+                                                                          "no legal action"}
+    tie = load_scenario(
+        """
+        preset: classic
+        rules: {num_deals: 1}
+        seats: [{hand: 5 5 9, foot: 4}, {hand: 9 5, foot: 4}]
+        stock: 7
+        """
+    )
+    from handfoot_env.cards import parse_kind
+    from handfoot_env.actions import discard
+
+    tie.step(discard(parse_kind("5")))
+    result = to_record(tie)["result"]
+    assert result["tie"] is True and result["winners"] == [0, 1] and result["deal_ends"] == ["stock exhausted"]
+    team = play_random(Game(Rules.preset("partnership", num_deals=1), seed=2), seed=2)
+    result = to_record(team)["result"]
+    assert result["winning_seats"] == [s for w in result["winners"] for s in (w, w + 2)]
+
+
+def test_a_record_whose_winners_do_not_match_is_refused(finished_game):
+    record = to_record(finished_game)
+    record["result"]["winners"] = [o for o in range(3) if o not in finished_game.winners()][:1]
+    record["result"].pop("totals")
+    with pytest.raises(RecordError, match="winners"):
+        replay(record)

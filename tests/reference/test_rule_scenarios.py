@@ -508,6 +508,7 @@ def test_stock_emptied_mid_turn_without_a_legal_action_ends_the_deal(preset, sea
     result = game.deal_results[0]
     owner = game.rules.owner_of(seat)
     assert result.went_out is None and all(o.going_out == 0 for o in result.owners)
+    assert result.ended_by == "no legal action"
     mine = result.owners[owner]
     # Scored as usual: the 9 still in hand counts against (with a partner's cards), the two
     # red threes for.
@@ -523,6 +524,7 @@ def test_stock_emptied_mid_turn_plays_on_while_a_legal_action_remains():
     game.step(A.discard(kind("5")))
     # The next turn begins with no stock and no take: the deal ends by exhaustion.
     assert game.is_over and game.deal_results[0].went_out is None
+    assert game.deal_results[0].ended_by == "stock exhausted"
 
 
 def test_every_position_after_the_stuck_deal_has_a_legal_action():
@@ -550,6 +552,8 @@ def test_deal_scoring_breakdown():
         stock: 7
         """
     )
+    so_far = game.score_so_far()  # the public score sheet of the deal in progress
+    assert so_far.ended_by == "in progress" and so_far.owners[0].held == -(5 + 20 + 5 + 5)
     game.step(A.discard(kind("5")))
     assert game.is_over
     p0, p1 = game.deal_results[0].owners

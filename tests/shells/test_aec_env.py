@@ -119,3 +119,37 @@ def test_spec_page_tables_match_the_layouts():
 
     for name, indices, size in O.layout_table():
         assert f"| {name} | {indices} |" in aec.__doc__, name
+
+
+def test_shells_refuse_float_actions_step_before_reset_and_empty_batches():
+    import gymnasium
+    import pytest
+
+    from handfoot_env.aec import raw_env
+    from handfoot_env.errors import IllegalActionError
+    from handfoot_env.gym_env import HandFootGymEnv
+    from handfoot_env.vec_env import HandFootVecEnv
+
+    env = raw_env(preset="partnership")
+    env.reset(seed=3)
+    for bad in (1.9, 0.0, True, "0"):
+        with pytest.raises(ValueError, match="must be an integer"):
+            env.step(bad)
+    with pytest.raises(IllegalActionError) as refused:
+        env.step(170)
+    assert "game 0" not in str(refused.value)  # one game: no game index in the message
+    gym_env = HandFootGymEnv()
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        gym_env.step(0)
+    gym_env.reset(seed=1)
+    with pytest.raises(ValueError, match="must be an integer"):
+        gym_env.step(1.9)
+    with pytest.raises(IllegalActionError) as refused:
+        gym_env.step(170)
+    assert "game 0" not in str(refused.value)
+    with pytest.raises(ValueError, match="num_envs"):
+        HandFootVecEnv(num_envs=0)
+    venv = HandFootVecEnv(num_envs=2)
+    venv.reset()
+    with pytest.raises(ValueError, match="integer actions"):
+        venv.step(np.array([1.9, 0.0]))

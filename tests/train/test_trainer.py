@@ -88,3 +88,56 @@ def test_house_trains_in_teams(tmp_path):
     train(config)
     summary = json.loads((config.path / "final_eval.json").read_text())
     assert [r["vs"] for r in summary["final"]] == ["random"] and summary["final"][0]["games"] == 2
+
+
+def test_resume_records_changed_settings_and_refuses_fixed_ones(tiny_run):
+    config, run_dir = tiny_run
+    changed = load_config(ROOT / "configs" / "quick.yaml",
+                          TINY + [f"run_dir={run_dir}", "total_timesteps=1536", "learning_rate=0.001", "ent_coef=0.02"])
+    train(changed, resume=True)
+    used = json.loads((config.path / "config.json").read_text())
+    assert used["learning_rate"] == 0.001 and used["ent_coef"] == 0.02  # what was really used
+    segments = json.loads((config.path / "segments.json").read_text())
+    assert segments[-1]["changes"]["learning_rate"] == [0.0003, 0.001]
+    assert not list(config.path.rglob("*.tmp"))  # every file written whole
+    for fixed in ("net_arch=[64]", "n_steps=32", "num_envs=8", "preset=classic"):
+        other = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", fixed])
+        with pytest.raises(ValueError, match=f"cannot resume .* with other {fixed.split('=')[0]}"):
+            train(other, resume=True)
+
+
+def test_a_second_live_run_in_the_same_folder_is_refused(tmp_path):
+    from train.run import RunFolder
+
+    config = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={tmp_path}"])
+    first = RunFolder(config)
+    first.open()
+    try:
+        with pytest.raises(ValueError, match="in use by a live training run"):
+            RunFolder(config).open()
+    finally:
+        first.close()
+    RunFolder(config).open()  # free again once the first run is gone
+
+
+def test_ctrl_c_saves_a_checkpoint_and_says_how_to_resume(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    args = [sys.executable, "-m", "handfoot_env.cli", "train", "--config", str(ROOT / "configs" / "quick.yaml")]
+    for item in TINY + [f"run_dir={tmp_path}", "total_timesteps=100000000", "eval_every=0"]:
+        args += ["--set", item]
+    proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    for line in proc.stderr:
+        if "TensorBoard logs" in line:
+            break
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "resume with: handfoot train --config" in err
+    assert (tmp_path / "tiny" / "checkpoint" / "model.zip").exists()
+    state = json.loads((tmp_path / "tiny" / "checkpoint" / "state.json").read_text())
+    assert state["num_timesteps"] > 0

@@ -1,0 +1,122 @@
+"""A training run's folder: one live run at a time, resumable, never half written.
+
+    runs/NAME/
+      config.json      the settings really in use (the latest segment's)
+      segments.json    each segment of the run: the step it started at, the settings it changed
+      checkpoint/      model.zip, state.json and the league's snapshots (for --resume)
+      model.zip        the final model; final_eval.json its evaluation; tensorboard/ the curves
+      .lock            held by the live run (an OS lock: it goes with the process)
+
+On ``--resume`` the settings that can change (learning rate, entropy, evaluation, total
+steps...) take their new values and are recorded; those that cannot (the game, the
+network, the batch of games, the rollout length, the reward, the seed) are refused in
+one line naming them.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+from train.config import TrainConfig
+
+# Settings a resumed run must keep: the model's shapes, its rollout buffer and what it learns.
+FIXED_ON_RESUME = ("preset", "rules", "num_envs", "n_steps", "net_arch", "reward_mode", "seed")
+
+
+def write_atomically(path: Path, write: Callable[[IO[bytes]], None]) -> None:
+    """Write ``path`` through a temporary file and a rename, so a kill never leaves it half written."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as handle:
+        write(handle)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+def write_json(path: Path, data: Any) -> None:
+    write_atomically(path, lambda handle: handle.write(json.dumps(data, indent=1).encode()))
+
+
+def read_json(path: Path, what: str) -> Any:
+    try:
+        return json.loads(path.read_text())
+    except OSError as exc:
+        raise ValueError(f"cannot read the {what} {path}: {exc.strerror or exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"the {what} {path} is corrupt ({exc}); start the run afresh without --resume") from None
+
+
+class RunFolder:
+    """The folder of one run; :meth:`open` claims it for this process."""
+
+    def __init__(self, config: TrainConfig):
+        self.config = config
+        self.path = config.path
+        self.checkpoint = self.path / "checkpoint"
+        self._lock: IO[str] | None = None
+
+    def open(self) -> None:
+        """Create the folder and hold its lock; a second live run in it is refused."""
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            lock = open(self.path / ".lock", "a+")
+        except OSError as exc:
+            raise ValueError(f"cannot create the run folder {self.path}: {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.seek(0)
+            owner = lock.read().strip() or "another process"
+            lock.close()
+            raise ValueError(f"the run folder {self.path} is in use by a live training run ({owner}); "
+                             "wait for it, or choose another --set name=...") from None
+        lock.seek(0)
+        lock.truncate()
+        lock.write(f"pid {os.getpid()}")
+        lock.flush()
+        self._lock = lock
+
+    def close(self) -> None:
+        if self._lock is not None:
+            self._lock.close()  # releases the lock
+            self._lock = None
+
+    # ------------------------------------------------------------------ resuming
+    def has_checkpoint(self) -> bool:
+        return (self.checkpoint / "state.json").exists()
+
+    def load_state(self) -> dict:
+        state = read_json(self.checkpoint / "state.json", "checkpoint state")
+        if not (self.checkpoint / "model.zip").exists():
+            raise ValueError(f"the checkpoint in {self.checkpoint} has no model.zip; "
+                             "start the run afresh without --resume")
+        return state
+
+    def resume_changes(self) -> dict[str, list]:
+        """The settings this config changes from the run's, as {key: [old, new]}; refuses
+        (``ValueError``) a change of any setting in :data:`FIXED_ON_RESUME`."""
+        saved = read_json(self.path / "config.json", "run config")
+        current = self.config.to_dict()
+        changed = {k: [saved.get(k), v] for k, v in current.items() if saved.get(k) != v}
+        fixed = [k for k in FIXED_ON_RESUME if k in changed]
+        if fixed:
+            detail = ", ".join(f"{k} ({changed[k][0]!r} -> {changed[k][1]!r})" for k in fixed)
+            raise ValueError(f"cannot resume {self.path} with other {detail}: these shape the model or "
+                             "the game it learns; start a new run under another name instead")
+        return changed
+
+    def record_config(self, step: int, changes: dict[str, list] | None) -> None:
+        """config.json holds the settings in use now; segments.json every segment's changes."""
+        write_json(self.path / "config.json", self.config.to_dict())
+        segments_path = self.path / "segments.json"
+        segments = read_json(segments_path, "run segments") if segments_path.exists() and changes is not None else []
+        segments.append({"start_step": step, "changes": changes or {}})
+        write_json(segments_path, segments)
+
+
+__all__ = ["RunFolder", "FIXED_ON_RESUME", "write_atomically", "write_json", "read_json"]

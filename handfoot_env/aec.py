@@ -114,6 +114,7 @@ from pettingzoo.utils import wrappers
 from handfoot_env import actions as A
 from handfoot_env.observation import OBS_SIZE
 from handfoot_env.render import render_view, view_of_vector
+from handfoot_env.rewards import check_reward_mode, seat_rewards
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
 
@@ -145,7 +146,8 @@ class raw_env(AECEnv):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.rules = rules
         self.render_mode = render_mode
-        self.engine = VectorEngine(rules, batch_size=1, seed=0, auto_reset=False, reward_mode=reward_mode)
+        self.reward_mode = check_reward_mode(reward_mode)
+        self.engine = VectorEngine(rules, batch_size=1, seed=0, auto_reset=False)
         self.possible_agents = [f"player_{i}" for i in range(rules.num_players)]
         self.agents = self.possible_agents[:]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -197,10 +199,11 @@ class raw_env(AECEnv):
             return
         action = A.action_index(action)
         self._cumulative_rewards[agent] = 0.0
-        rewards, dones = self.engine.step(np.array([action], dtype=np.int64))
+        outcome = self.engine.step(np.array([action], dtype=np.int64))
+        rewards = seat_rewards(self.rules, self.reward_mode, *outcome, self.engine.final_totals)
         for seat, name in enumerate(self.possible_agents):
             self.rewards[name] = float(rewards[0, seat])
-        if dones[0]:
+        if outcome.game_over[0]:
             self.terminations = {a: True for a in self.agents}
         self._refresh()
         self._accumulate_rewards()

@@ -23,6 +23,7 @@ import numpy as np
 from gymnasium import spaces
 
 from handfoot_env import actions as A
+from handfoot_env.baselines import BASELINE_NAMES, make_baseline
 from handfoot_env.observation import OBS_SIZE
 from handfoot_env.render import render_view, view_of_vector
 from handfoot_env.rules import Rules
@@ -56,12 +57,22 @@ class LegalDiscrete(spaces.Discrete):
         return state
 
 
-def resolve_agents(opponent: Any, seed: int = 0) -> list:
-    """Opponent agents from a name, an agent, or a list of either."""
-    from agents import make_agent
-
+def resolve_agents(opponent: Any, rules: Rules, seed: int = 0) -> list:
+    """Opponent agents from a baseline's name, an agent object, or a list of either.  Trained
+    agents come as objects: ``opponent=agents.make_agent("ppo")``."""
     items = opponent if isinstance(opponent, (list, tuple)) else [opponent]
-    return [make_agent(item, seed=seed + i) if isinstance(item, str) else item for i, item in enumerate(items)]
+    out = []
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            if item not in BASELINE_NAMES:
+                raise ValueError(f"opponent {item!r}: by name the env seats the baselines "
+                                 f"({', '.join(BASELINE_NAMES)}); pass other agents as objects, "
+                                 "e.g. agents.make_agent('ppo')")
+            item = make_baseline(item, seed=seed + i, rules=rules)
+        elif not hasattr(item, "act"):
+            raise ValueError(f"opponent {item!r} is neither a baseline's name nor an agent with act()")
+        out.append(item)
+    return out
 
 
 class HandFootGymEnv(gym.Env):
@@ -87,7 +98,7 @@ class HandFootGymEnv(gym.Env):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
         self.rules = rules
         self.render_mode = render_mode
-        self._opponents = resolve_agents(opponent)
+        self._opponents = resolve_agents(opponent, rules)
         self._learner_side = learner_side
         self._reward_mode = reward_mode
         self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(OBS_SIZE,), dtype=np.float32)

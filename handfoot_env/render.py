@@ -10,7 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from handfoot_env.cards import (
-    FIRST_NATURAL, KIND_NAMES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, SUIT_LETTERS, card_name, format_counts,
+    FIRST_NATURAL,
+    KIND_NAMES,
+    NUM_KINDS,
+    NUM_NATURALS,
+    NUM_SUITS,
+    SUIT_LETTERS,
+    card_name,
+    format_counts,
     natural_kind,
 )
 from handfoot_env.rules import Rules
@@ -86,7 +93,7 @@ def view_of_game(game, seat: int | None = None) -> TableView:
 
 def view_of_vector(engine, b: int = 0, seat: int | None = None) -> TableView:
     """The table of game ``b`` of a vector engine, as ``seat`` (default: the mover) sees it."""
-    from handfoot_env.vector.engine import PHASE_NAMES
+    from handfoot_env.vector.state import PHASE_NAMES
 
     rules = engine.rules
     s = engine.states[b]

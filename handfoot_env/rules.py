@@ -16,12 +16,23 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
+import numpy as np
+
+from handfoot_env import rule_facts
 from handfoot_env.cards import CARDS_PER_DECK
 
 WILD_LIMITS = ("majority", "by_size", "four_naturals")
 PRESET_NAMES = ("classic", "partnership", "house")
+
+# Capacity: the largest table any rules may ask for (validation refuses more; the vector
+# engine sizes its fixed record by these, so that one compiled kernel serves every rule set).
+MAX_PLAYERS = 6
+MAX_DECKS = 12
+MAX_DEALS = 30
+MAX_SCORE_STEPS = 8  # rows of minimums_by_score
 
 
 @dataclass(frozen=True)
@@ -85,7 +96,7 @@ class Rules:
     go_out_by_meld: bool = True  # False: "you must finish with a discard"
 
     def __post_init__(self) -> None:
-        _require_int(self, "num_players", 2, 6)
+        _require_int(self, "num_players", 2, MAX_PLAYERS)
         if self.num_decks is None:
             object.__setattr__(self, "num_decks", self.num_players + 1)
         _validate(self)
@@ -139,7 +150,7 @@ class Rules:
         return self.num_players // 2 if self.partnerships else self.num_players
 
     def owner_of(self, seat: int) -> int:
-        return seat % self.num_owners if self.partnerships else seat
+        return int(rule_facts.owner_of(self.kernel[0], seat))
 
     def members_of(self, owner: int) -> tuple[int, ...]:
         if self.partnerships:
@@ -151,27 +162,69 @@ class Rules:
         return CARDS_PER_DECK * int(self.num_decks)  # type: ignore[arg-type]
 
     def opening_minimum(self, deal_index: int, running_total: int = 0) -> int:
-        if self.minimums_by_score is not None:
-            for threshold, minimum in self.minimums_by_score:
-                if running_total < threshold:
-                    return minimum
-            return self.minimums_by_score[-1][1]
-        return self.deal_minimums[deal_index]
+        """The points an owner's first melds must reach in deal ``deal_index`` (0-based)."""
+        return int(rule_facts.opening_minimum(self.kernel[0], deal_index, running_total))
 
     def books_needed(self, deal_index: int) -> tuple[int, int]:
         return self.books_to_go_out[deal_index]
 
     def wilds_allowed(self, naturals: int, wilds: int) -> bool:
         """Whether a group of one natural rank may hold this many naturals and wilds."""
-        if wilds == 0:
-            return naturals >= 1
-        if wilds > self.max_wilds or naturals <= wilds:
-            return False
-        if self.wild_limit == "by_size":
-            return wilds <= (1 if naturals + wilds <= 5 else 2)
-        if self.wild_limit == "four_naturals":
-            return naturals >= 4
-        return True
+        return bool(rule_facts.wilds_allowed(self.kernel[0], naturals, wilds))
+
+    def deal_score(self, melded: int, clean: int, dirty: int, red_threes: int, opened: bool, went_out: bool,
+                   held: int) -> int:
+        """An owner's deal score from its parts (see ``rule_facts.deal_score``)."""
+        return int(rule_facts.deal_score(self.kernel[0], melded, clean, dirty, red_threes, opened, went_out, held))
+
+    # -- the rules as the vector engine's kernels read them -----------------------------
+    @cached_property
+    def kernel(self) -> np.ndarray:
+        """These rules as a one-element record array of dtype :data:`KERNEL_RULES`: what the
+        compiled rule facts and kernels read (``rules[0].book_size``...)."""
+        record = np.zeros(1, dtype=KERNEL_RULES)
+        take = self.pile_take_count
+        for name, value in (
+            ("players", self.num_players), ("owners", self.num_owners), ("partnerships", self.partnerships),
+            ("hand_size", self.hand_size), ("foot_size", self.foot_size), ("deals", self.num_deals),
+            ("draw_count", self.draw_count), ("upcard", self.pile_upcard),
+            ("take_count", -1 if take is None else take),  # -1: the whole pile
+            ("pile_min", self.pile_min_size), ("take_needs_open", self.take_requires_opened),
+            ("stage_before_draw", self.staging_before_draw), ("book_size", self.book_size),
+            ("max_wilds", self.max_wilds), ("wild_limit", WILD_LIMITS.index(self.wild_limit)),
+            ("clean_bonus", self.clean_book_bonus), ("dirty_bonus", self.dirty_book_bonus),
+            ("red_bonus", self.red_three_bonus), ("red_unopened_penalty", self.red_three_unopened_penalty),
+            ("red_unlaid_penalty", self.red_three_unlaid_penalty), ("black_penalty", self.black_three_penalty),
+            ("out_bonus", self.going_out_bonus), ("out_by_meld", self.go_out_by_meld),
+            ("cards", self.total_cards), ("runs", self.runs), ("twos_books", self.books_of_twos),
+            ("one_plus_discard", self.draw_one_plus_discard), ("frozen", self.frozen_six),
+            ("red_laid", self.red_threes_laid_down), ("target", self.target_score or 0),  # 0: no target
+            ("score_steps", len(self.minimums_by_score or ())),
+        ):
+            record[0][name] = int(value)
+        record[0]["minimums"][: self.num_deals] = self.deal_minimums[: self.num_deals]
+        record[0]["books_needed"][: self.num_deals] = self.books_to_go_out[: self.num_deals]
+        for row, (threshold, minimum) in enumerate(self.minimums_by_score or ()):
+            record[0]["score_minimums"][row] = (min(threshold, 2**62), minimum)
+        return record
+
+
+_KERNEL_SCALARS = (
+    "players", "owners", "partnerships", "hand_size", "foot_size", "deals", "draw_count", "upcard",
+    "take_count", "pile_min", "take_needs_open", "stage_before_draw", "book_size", "max_wilds", "wild_limit",
+    "clean_bonus", "dirty_bonus", "red_bonus", "red_unopened_penalty", "red_unlaid_penalty", "black_penalty",
+    "out_bonus", "out_by_meld", "cards", "runs", "twos_books", "one_plus_discard", "frozen", "red_laid",
+    "target", "score_steps",
+)
+KERNEL_RULES = np.dtype(
+    [(name, np.int64) for name in _KERNEL_SCALARS]
+    + [
+        ("minimums", np.int64, (MAX_DEALS,)),  # opening minimum per deal
+        ("books_needed", np.int64, (MAX_DEALS, 2)),  # (clean, dirty) books to go out, per deal
+        ("score_minimums", np.int64, (MAX_SCORE_STEPS, 2)),  # (threshold, minimum) rows
+    ],
+    align=True,
+)
 
 
 # A preset is a set of overrides of the defaults above; each non-default names its source.
@@ -250,19 +303,19 @@ def _validate(rules: Rules) -> None:
     ):
         if not isinstance(getattr(rules, name), bool):
             _fail(name, f"must be true or false, got {getattr(rules, name)!r}")
-    _require_int(rules, "num_players", 2, 6)
+    _require_int(rules, "num_players", 2, MAX_PLAYERS)
     if rules.partnerships and rules.num_players != 4:
         _fail("num_players", f"partnerships are played by exactly 4 players, got {rules.num_players}")
     if rules.preset_name == "house" and (rules.num_players, rules.partnerships) not in ((2, False), (4, True)):
         _fail("num_players", f"house is played by 2 players alone or 4 in two teams, got {rules.num_players}"
               f"{' in teams' if rules.partnerships else ' alone'}")
-    _require_int(rules, "num_decks", 1, 12)
+    _require_int(rules, "num_decks", 1, MAX_DECKS)
     _require_int(rules, "hand_size", 1, 30)
     _require_int(rules, "foot_size", 1, 30)
     _require_int(rules, "draw_count", 1, 3)
     _require_int(rules, "book_size", 3, 11)
     _require_int(rules, "max_wilds", 0, 6)
-    _require_int(rules, "num_deals", 1, 30)
+    _require_int(rules, "num_deals", 1, MAX_DEALS)
     _require_int(rules, "pile_min_size", 0, 50)
     for name in (
         "clean_book_bonus", "dirty_book_bonus", "wild_book_bonus", "red_three_bonus",
@@ -301,11 +354,12 @@ def _validate(rules: Rules) -> None:
     if len(rules.books_to_go_out) < rules.num_deals:
         _fail("books_to_go_out", f"needs one (clean, dirty) entry per deal ({rules.num_deals}), got {len(rules.books_to_go_out)}")
     if rules.minimums_by_score is not None and not (
-        isinstance(rules.minimums_by_score, tuple) and 1 <= len(rules.minimums_by_score) <= 8
+        isinstance(rules.minimums_by_score, tuple) and 1 <= len(rules.minimums_by_score) <= MAX_SCORE_STEPS
         and all(isinstance(row, tuple) and len(row) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in row)
                 for row in rules.minimums_by_score)
     ):
-        _fail("minimums_by_score", f"must be 1 to 8 (threshold, minimum) pairs, got {rules.minimums_by_score!r}")
+        _fail("minimums_by_score", f"must be 1 to {MAX_SCORE_STEPS} (threshold, minimum) pairs, "
+                                   f"got {rules.minimums_by_score!r}")
     if rules.minimums_by_score is not None:
         thresholds = [t for t, _ in rules.minimums_by_score]
         if any(m < 0 for _, m in rules.minimums_by_score):
@@ -349,4 +403,5 @@ def require_supported(rules: Rules) -> None:
         )
 
 
-__all__ = ["Rules", "PRESETS", "PRESET_NAMES", "require_supported", "unsupported_by_engines"]
+__all__ = ["Rules", "PRESETS", "PRESET_NAMES", "KERNEL_RULES", "MAX_PLAYERS", "MAX_DECKS", "MAX_DEALS",
+           "require_supported", "unsupported_by_engines"]

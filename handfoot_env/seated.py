@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from handfoot_env.rewards import check_reward_mode, margin, side_rewards
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
 
@@ -40,13 +41,14 @@ class SeatedGames:
         self.rules = rules
         self.batch_size = batch_size
         self.auto_reset = auto_reset
+        self.reward_mode = check_reward_mode(reward_mode)
         self.shaping = shaping
         self._opponent_rng = np.random.default_rng([seed, 1])
         self.set_opponents(opponents, weights)
         self.fixed_side = learner_side
         if learner_side is not None and not 0 <= learner_side < rules.num_owners:
             raise ValueError(f"learner_side must be a side from 0 to {rules.num_owners - 1}, got {learner_side}")
-        self.engine = VectorEngine(rules, batch_size=batch_size, seed=seed, auto_reset=False, reward_mode=reward_mode)
+        self.engine = VectorEngine(rules, batch_size=batch_size, seed=seed, auto_reset=False)
         self.learner_side = np.zeros(batch_size, dtype=np.int64)
         self.opponent_index = np.zeros(batch_size, dtype=np.int64)
         self._carry = np.zeros(batch_size, dtype=np.float64)
@@ -76,9 +78,13 @@ class SeatedGames:
         self.opponent_index[rows] = self._opponent_rng.choice(len(self.opponents), size=len(rows), p=self.weights)
 
     def potential(self) -> np.ndarray:
-        """The learner side's running deal score minus the others' (cards on the table and
-        book bonuses, less the cards still held), / 1000: the potential for reward shaping."""
-        return self.engine.side_potential(self.learner_side)
+        """The learner side's margin in the deal in progress, scored as it stands: the
+        potential for reward shaping (``rewards.py``)."""
+        return margin(self.engine.running_scores(), self.learner_side)
+
+    def _learner_rewards(self, outcome) -> np.ndarray:
+        return side_rewards(self.reward_mode, outcome.deal_over, outcome.game_over, outcome.deal_scores,
+                            self.engine.final_totals, self.learner_side)
 
     def reset(self, seed: int | None = None) -> np.ndarray:
         self.engine.reset(seed)
@@ -107,9 +113,9 @@ class SeatedGames:
         dones = np.zeros(self.batch_size, dtype=bool)
         ends: dict[int, dict] = {}
         active = ~self.engine.is_over
-        seat_rewards, finished = self.engine.step(np.asarray(actions, dtype=np.int64), active=active)
-        rewards += seat_rewards[self._rows, self.learner_side]
-        self._finish(finished, dones, ends)
+        outcome = self.engine.step(np.asarray(actions, dtype=np.int64), active=active)
+        rewards += self._learner_rewards(outcome)
+        self._finish(outcome.game_over, dones, ends)
         self._play_opponents(rewards, dones, ends)
         if self.shaping:
             # Potential-based shaping (Ng et al. 1999): the potential of a finished game is 0,
@@ -149,8 +155,9 @@ class SeatedGames:
                 rows = np.flatnonzero(to_play & (self.opponent_index == k))
                 if len(rows):
                     actions[rows] = agent.act(observations[rows], masks[rows])
-            seat_rewards, finished = self.engine.step(actions, active=to_play)
-            earned = seat_rewards[self._rows, self.learner_side]
+            outcome = self.engine.step(actions, active=to_play)
+            earned = self._learner_rewards(outcome)
+            finished = outcome.game_over
             # Rewards of a game that already ended this step belong to the next episode.
             rewards += np.where(dones, 0.0, earned)
             self._carry += np.where(dones, earned, 0.0)

@@ -43,7 +43,7 @@ class HandFootVecEnv(VecEnv):
             rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
         self.rules = rules
         self.render_mode = None
-        self.games = SeatedGames(rules, num_envs, resolve_agents(opponent, seed), seed=seed, reward_mode=reward_mode)
+        self.games = SeatedGames(rules, num_envs, resolve_agents(opponent, rules, seed), seed=seed, reward_mode=reward_mode)
         self._actions = np.zeros(num_envs, dtype=np.int64)
         super().__init__(
             num_envs,

@@ -9,7 +9,7 @@ import numpy as np
 from handfoot_env import actions as A
 from handfoot_env.cards import parse_kind, rank_of
 from handfoot_env.reference import Game
-from handfoot_env.differential import TwinGame
+from handfoot_lab.differential import TwinGame
 
 
 def rank(name: str) -> int:

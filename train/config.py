@@ -7,12 +7,13 @@ An unknown key or a bad value is a ``ValueError`` naming it; ``--set key=value``
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import re
-
+from handfoot_env.baselines import BASELINE_NAMES
+from handfoot_env.rewards import REWARD_MODES
 from handfoot_env.rules import PRESET_NAMES
 from handfoot_env.strict_yaml import load_yaml
 
@@ -74,7 +75,6 @@ class TrainConfig:
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(TrainConfig)}
-_SCRIPTED = ("random", "greedy", "heuristic")
 
 
 def _check_type(name: str, value: Any) -> Any:
@@ -144,8 +144,8 @@ def validate(config: TrainConfig) -> TrainConfig:
     for key in ("eval_every", "checkpoint_every", "snapshot_every"):
         if getattr(config, key) < 0:
             fail(key, "must be 0 (never) or a number of steps")
-    if config.reward_mode not in ("deal", "game"):
-        fail("reward_mode", f"must be 'deal' or 'game', got {config.reward_mode!r}")
+    if config.reward_mode not in REWARD_MODES:
+        fail("reward_mode", f"must be one of {', '.join(REWARD_MODES)}, got {config.reward_mode!r}")
     if not 0 < config.learning_rate < 1:
         fail("learning_rate", f"must be between 0 and 1, got {config.learning_rate}")
     if not 0 < config.gamma <= 1 or not 0 <= config.gae_lambda <= 1:
@@ -157,8 +157,8 @@ def validate(config: TrainConfig) -> TrainConfig:
     if not config.opponents:
         fail("opponents", "needs at least one opponent")
     for name, weight in config.opponents.items():
-        if name not in _SCRIPTED + ("self",):
-            fail("opponents", f"unknown opponent {name!r}; use {', '.join(_SCRIPTED)} or self")
+        if name not in BASELINE_NAMES + ("self",):
+            fail("opponents", f"unknown opponent {name!r}; use {', '.join(BASELINE_NAMES)} or self")
         if not isinstance(weight, (int, float)) or weight < 0:
             fail("opponents", f"weight of {name!r} must be a non-negative number")
     if sum(w for n, w in config.opponents.items() if n != "self") <= 0:
@@ -166,8 +166,8 @@ def validate(config: TrainConfig) -> TrainConfig:
     if "self" in config.opponents and config.snapshot_every == 0:
         fail("snapshot_every", "opponent 'self' needs snapshot_every > 0")
     for name in config.eval_opponents:
-        if name not in _SCRIPTED:
-            fail("eval_opponents", f"unknown opponent {name!r}; use {', '.join(_SCRIPTED)}")
+        if name not in BASELINE_NAMES:
+            fail("eval_opponents", f"unknown opponent {name!r}; use {', '.join(BASELINE_NAMES)}")
     return config
 
 

@@ -44,14 +44,43 @@ import numpy as np
 
 from handfoot_env import actions as A
 from handfoot_env.cards import (
-    CARD_KIND, CARD_SUIT, JOKER, KIND_NAMES, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE,
-    SUIT_NAMES, TWO, card_name, is_natural, natural_kind, rank_of, shuffled_cards, suited_id,
+    CARD_KIND,
+    CARD_SUIT,
+    JOKER,
+    KIND_NAMES,
+    KIND_VALUES,
+    NUM_KINDS,
+    NUM_NATURALS,
+    NUM_SUITS,
+    RED_THREE,
+    SUIT_NAMES,
+    TWO,
+    card_name,
+    is_natural,
+    natural_kind,
+    rank_of,
+    shuffled_cards,
+    suited_id,
 )
 from handfoot_env.errors import IllegalActionError
+from handfoot_env.reference import rule_facts as facts
 from handfoot_env.reference.melds import meld_plan
-from handfoot_env.reference.scoring import GOING_OUT, NO_LEGAL_ACTION, STOCK_EXHAUSTED, DealResult, score_deal
+from handfoot_env.reference.scoring import (
+    GOING_OUT,
+    NO_LEGAL_ACTION,
+    STOCK_EXHAUSTED,
+    DealResult,
+    score_deal,
+)
 from handfoot_env.reference.state import (
-    Group, Meld, Run, Seat, Side, TwosBook, count_books, unfinished_group,
+    Group,
+    Meld,
+    Run,
+    Seat,
+    Side,
+    TwosBook,
+    count_books,
+    unfinished_group,
 )
 from handfoot_env.rules import Rules, require_supported
 
@@ -130,7 +159,7 @@ class Game:
         if not self.rules.red_threes_laid_down:  # house: threes are held
             return
         seat = self.seats[seat_index]
-        side = self.sides[self.rules.owner_of(seat_index)]
+        side = self.sides[facts.owner_of(self.rules, seat_index)]
         while seat.hand[RED_THREE] > 0:
             seat.hand[RED_THREE] -= 1
             side.red_threes += 1
@@ -156,11 +185,11 @@ class Game:
         return self.phase == GAME_OVER
 
     def owner(self, seat_index: int | None = None) -> int:
-        return self.rules.owner_of(self.current if seat_index is None else seat_index)
+        return facts.owner_of(self.rules, self.current if seat_index is None else seat_index)
 
     def minimum(self, owner: int) -> int:
         """The opening minimum that ``owner`` must reach in this deal."""
-        return self.rules.opening_minimum(self.deal_index, self.totals[owner])
+        return facts.opening_minimum(self.rules, self.deal_index, self.totals[owner])
 
     def books_needed(self) -> tuple[int, int]:
         return self.rules.books_needed(self.deal_index)
@@ -378,7 +407,7 @@ class Game:
                 return f"you do not hold the {card_name(suited_id(suit, r))}"
         if result.size > rules.book_size:
             return f"a group holds at most {rules.book_size} cards"
-        if isinstance(result, Group) and not rules.wilds_allowed(result.naturals, result.wilds):
+        if isinstance(result, Group) and not facts.wilds_allowed(rules, result.naturals, result.wilds):
             return (
                 f"a group of {result.naturals} naturals and {result.wilds} wilds breaks the wild-card "
                 f"limit ({rules.wild_limit}, at most {rules.max_wilds} wilds, naturals outnumber wilds)"

@@ -5,9 +5,17 @@ from __future__ import annotations
 import numpy as np
 
 from handfoot_env.cards import (
-    BLACK_THREE, KIND_VALUES, NUM_KINDS, NUM_NATURALS, RED_THREE, card_id_counts,
-    deck_counts, natural_kind, suited_id,
+    BLACK_THREE,
+    KIND_VALUES,
+    NUM_KINDS,
+    NUM_NATURALS,
+    RED_THREE,
+    card_id_counts,
+    deck_counts,
+    natural_kind,
+    suited_id,
 )
+from handfoot_env.reference import rule_facts as facts
 from handfoot_env.reference.game import GAME_OVER, Game
 from handfoot_env.reference.state import Group, Run, TwosBook
 
@@ -51,7 +59,7 @@ def check_position(game: Game, mask: np.ndarray | None = None) -> None:
     if rules.runs:
         _check_suits(game)
     for i, seat in enumerate(game.seats):
-        if seat.staged and (game.phase == GAME_OVER or game.sides[rules.owner_of(i)].opened):
+        if seat.staged and (game.phase == GAME_OVER or game.sides[facts.owner_of(rules, i)].opened):
             raise InvariantError(f"seat {i} has staged groups after opening")
         if seat.staged and i != game.current:
             raise InvariantError(f"seat {i} has staged groups outside its turn")
@@ -65,7 +73,7 @@ def _legal_meld(meld, rules) -> bool:
     if not 3 <= meld.size <= rules.book_size:
         return False
     if isinstance(meld, Group):
-        return rules.wilds_allowed(meld.naturals, meld.wilds)
+        return facts.wilds_allowed(rules, meld.naturals, meld.wilds)
     if isinstance(meld, Run):
         return rules.runs and meld.low >= 0 and meld.high < NUM_NATURALS
     return isinstance(meld, TwosBook) and rules.books_of_twos
@@ -111,9 +119,9 @@ def recount_deal(result, rules) -> tuple[int, ...]:
         red = int(table[RED_THREE])
         opened = result.final_opened[owner]
         score += red * (-rules.red_three_bonus if rules.red_three_unopened_penalty and not opened else rules.red_three_bonus)
-        if result.went_out is not None and rules.owner_of(result.went_out) == owner:
+        if result.went_out is not None and facts.owner_of(rules, result.went_out) == owner:
             score += rules.going_out_bonus
-        for seat in rules.members_of(owner):
+        for seat in facts.members_of(rules, owner):
             for place in (f"hand{seat}", f"staged{seat}", f"foot{seat}"):
                 held = np.asarray(result.final_places[place])
                 score -= int((held * values).sum())

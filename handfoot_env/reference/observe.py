@@ -6,6 +6,7 @@ import numpy as np
 
 from handfoot_env import observation as O
 from handfoot_env.cards import CARD_KIND, CARD_SUIT, NUM_KINDS
+from handfoot_env.reference import rule_facts as facts
 from handfoot_env.reference.game import DRAW_PHASE, PLAY_PHASE, Game
 from handfoot_env.reference.state import Group, Meld, Run, TwosBook, count_books
 
@@ -15,7 +16,7 @@ def observe(game: Game, seat: int) -> np.ndarray:
     rules = game.rules
     obs = np.zeros(O.OBS_SIZE, dtype=np.float32)
     me = game.seats[seat]
-    my_owner = rules.owner_of(seat)
+    my_owner = facts.owner_of(rules, seat)
     obs[O.HAND:O.HAND + NUM_KINDS] = me.hand
     for group in me.staged:
         for kind, count in enumerate(group.counts()):
@@ -29,7 +30,7 @@ def observe(game: Game, seat: int) -> np.ndarray:
         staged = sum(g.size for g in s.staged)
         obs[base:base + O.SEAT_FIELDS] = (
             1,
-            other != seat and rules.owner_of(other) == my_owner,
+            other != seat and facts.owner_of(rules, other) == my_owner,
             s.hand_size + staged,
             0 if s.on_foot else sum(s.foot),
             s.on_foot,
@@ -105,7 +106,7 @@ def _observe_house(game: Game, seat: int, obs: np.ndarray) -> None:
     if game.pile and CARD_SUIT[game.pile[-1]] >= 0:
         obs[O.HOUSE_PILE_SUIT + int(CARD_SUIT[game.pile[-1]])] = 1
     _put_runs_and_twos(me.staged, rules.book_size, obs, O.HOUSE_STAGED_RUNS, O.HOUSE_STAGED_TWOS)
-    for slot, owner in enumerate(O.relative_owners(rules.owner_of(seat), rules.num_owners)):
+    for slot, owner in enumerate(O.relative_owners(facts.owner_of(rules, seat), rules.num_owners)):
         base = O.HOUSE_OWNERS + slot * O.HOUSE_OWNER_FIELDS
         _put_runs_and_twos(game.sides[owner].groups, rules.book_size, obs, base, base + 8)
     obs[O.HOUSE_RULES:O.HOUSE_RULES + 4] = (rules.runs, rules.books_of_twos, rules.draw_one_plus_discard, rules.frozen_six)

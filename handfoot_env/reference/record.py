@@ -21,6 +21,7 @@ from typing import Any
 
 from handfoot_env.actions import NUM_ACTIONS, describe
 from handfoot_env.errors import RecordError, ScenarioError
+from handfoot_env.reference import rule_facts as facts
 from handfoot_env.reference.game import Game
 from handfoot_env.rules import Rules
 
@@ -49,7 +50,7 @@ def to_record(game: Game, scenario: dict | None = None) -> dict[str, Any]:
         winners = game.winners()
         record["result"].update(
             winners=winners,
-            winning_seats=[seat for owner in winners for seat in game.rules.members_of(owner)],
+            winning_seats=[seat for owner in winners for seat in facts.members_of(game.rules, owner)],
             tie=len(winners) > 1,
         )
     return record

@@ -39,10 +39,22 @@ from typing import Any
 import numpy as np
 
 from handfoot_env.cards import (
-    CARD_KIND, CARD_SUIT, JOKER, NUM_CARD_IDS, NUM_SUITS, RED_THREE, TWO, card_id_counts,
-    card_name, is_natural, parse_card, rank_of, suited_id,
+    CARD_KIND,
+    CARD_SUIT,
+    JOKER,
+    NUM_CARD_IDS,
+    NUM_SUITS,
+    RED_THREE,
+    TWO,
+    card_id_counts,
+    card_name,
+    is_natural,
+    parse_card,
+    rank_of,
+    suited_id,
 )
 from handfoot_env.errors import ScenarioError
+from handfoot_env.reference import rule_facts as facts
 from handfoot_env.reference.game import DRAW_PHASE, PLAY_PHASE, Game
 from handfoot_env.reference.state import Group, Meld, Run, Seat, Side, TwosBook
 from handfoot_env.rules import Rules, require_supported
@@ -103,7 +115,7 @@ def _meld(cards: list[int], rules: Rules, where: str) -> Meld:
         if any(not is_natural(k) and k not in (TWO, JOKER) for k in kinds):
             raise ScenarioError(f"{where}: a group holds only naturals, 2s and jokers")
         meld = Group(rank_of(naturals[0]), len(naturals), kinds.count(TWO), kinds.count(JOKER))
-        if not rules.wilds_allowed(meld.naturals, meld.wilds):
+        if not facts.wilds_allowed(rules, meld.naturals, meld.wilds):
             raise ScenarioError(f"{where}: group of {meld.size} cards with {meld.wilds} wilds is not legal")
     if not 3 <= meld.size <= rules.book_size:
         raise ScenarioError(f"{where}: a meld holds 3 to {rules.book_size} cards, got {meld.size}")

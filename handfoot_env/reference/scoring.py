@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
 from handfoot_env.cards import BLACK_THREE, KIND_VALUES, NUM_KINDS, RED_THREE
+from handfoot_env.reference import rule_facts as facts
 from handfoot_env.reference.state import count_books
 
 if TYPE_CHECKING:
@@ -79,9 +80,9 @@ def score_deal(game: "Game", went_out: int | None, ended_by: str = GOING_OUT) ->
         per_red_three = rules.red_three_bonus
         if rules.red_three_unopened_penalty and not side.opened:
             per_red_three = -rules.red_three_bonus
-        going_out = rules.going_out_bonus if went_out is not None and rules.owner_of(went_out) == owner else 0
+        going_out = rules.going_out_bonus if went_out is not None and facts.owner_of(rules, went_out) == owner else 0
         held = 0
-        for seat_index in rules.members_of(owner):
+        for seat_index in facts.members_of(rules, owner):
             seat = game.seats[seat_index]
             held += held_penalty(seat.hand, rules)
             for group in seat.staged:

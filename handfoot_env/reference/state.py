@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from handfoot_env.cards import JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, TWO, natural_kind
+from handfoot_env.cards import (
+    JOKER,
+    KIND_VALUES,
+    NUM_KINDS,
+    NUM_NATURALS,
+    NUM_SUITS,
+    TWO,
+    natural_kind,
+)
 
 
 @dataclass

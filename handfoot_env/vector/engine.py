@@ -3,7 +3,10 @@
     engine = VectorEngine(Rules.preset("partnership"), batch_size=1024, seed=0)
     masks = engine.legal_mask()            # bool [B, NUM_ACTIONS]
     obs = engine.observe()                 # float32 [B, OBS_SIZE], the mover's view
-    rewards, dones = engine.step(actions)  # float32 [B, players], bool [B]
+    outcome = engine.step(actions)         # deal_over [B], game_over [B], deal_scores [B, owners]
+
+The engine reports what happened (a deal ended, with its scores; a game ended); the shells
+turn that into rewards (``handfoot_env/rewards.py``).
 
 Game ``i`` of an engine seeded with ``seed`` is the reference game seeded with ``seed + i``,
 card for card.  With ``auto_reset`` a finished game restarts at once with the next unused
@@ -12,22 +15,28 @@ seed (``seed + B``, ``seed + B + 1``, ...); its final totals are kept in ``final
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from handfoot_env import actions as A
-from handfoot_env.cards import KIND_VALUES
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.observation import OBS_SIZE
-from handfoot_env.rewards import REWARD_MODES
 from handfoot_env.rules import Rules, require_supported
-from handfoot_env.vector import masks, observe, step
+from handfoot_env.vector import masks, observe, scoring, step
 from handfoot_env.vector.rules_kernel import REASONS
-from handfoot_env.vector.state import DRAW, OVER, PLAY, fill_packs, make_cfg, make_packs, state_dtype
+from handfoot_env.vector.state import OVER, fill_packs, make_packs, state_dtype
 
-PHASE_NAMES = {DRAW: "draw", PLAY: "play", OVER: "game_over"}
-VALUES_F = np.asarray(KIND_VALUES, dtype=np.float64)
 # From this batch size on, kernels split the games over the cores.
 PARALLEL_FROM = 256
+
+
+class StepOutcome(NamedTuple):
+    """What one step did, per game."""
+
+    deal_over: np.ndarray  # bool [B]: a deal ended with this step
+    game_over: np.ndarray  # bool [B]: the game ended with this step
+    deal_scores: np.ndarray  # int [B, owners]: the scores of the deal that ended (0 where none did)
 
 
 class VectorEngine:
@@ -39,19 +48,15 @@ class VectorEngine:
         batch_size: int = 1,
         seed: int = 0,
         auto_reset: bool = True,
-        reward_mode: str = "deal",
     ):
         rules = rules if rules is not None else Rules.preset("classic")
         require_supported(rules)
         if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
-        if reward_mode not in REWARD_MODES:
-            raise ValueError(f"reward_mode must be one of {', '.join(REWARD_MODES)}, got {reward_mode!r}")
         self.rules = rules
         self.batch_size = int(batch_size)
         self.auto_reset = auto_reset
-        self.reward_mode = reward_mode
-        self.cfg = make_cfg(rules, reward_mode)
+        self.kernel_rules = rules.kernel  # the rules as the kernels read them
         self.states = np.zeros(self.batch_size, dtype=state_dtype())
         self.packs = make_packs(self.batch_size, rules)
         parallel = self.batch_size >= PARALLEL_FROM
@@ -64,8 +69,7 @@ class VectorEngine:
         self.final_totals = np.zeros((self.batch_size, rules.num_owners), dtype=np.int32)
         self._masks = np.zeros((self.batch_size, A.NUM_ACTIONS), dtype=bool)
         self._obs = np.zeros((self.batch_size, OBS_SIZE), dtype=np.float32)
-        self._rewards = np.zeros((self.batch_size, rules.num_players), dtype=np.float32)
-        self._dones = np.zeros(self.batch_size, dtype=bool)
+        self._deal_over = np.zeros(self.batch_size, dtype=bool)
         self._errors = np.zeros(self.batch_size, dtype=np.int64)
         self.reset(seed)
 
@@ -99,23 +103,23 @@ class VectorEngine:
             raise ValueError(f"game index must be from 0 to {self.batch_size - 1}, got {b}")
         write_position(self.states, self.packs, b, game)
         if open_deal:
-            step.open_deal_kernel(self.states, self.packs, self.cfg, np.array([b], dtype=np.int64))
+            step.open_deal_kernel(self.states, self.packs, self.kernel_rules, np.array([b], dtype=np.int64))
         self._next_seed = max(getattr(self, "_next_seed", 0), game.seed + 1)
 
     def _start_games(self, index: np.ndarray, seeds: np.ndarray) -> None:
         fill_packs(self.states, self.packs, index, seeds, self.rules)
-        step.reset_kernel(self.states, self.packs, self.cfg, np.asarray(index, dtype=np.int64))
+        step.reset_kernel(self.states, self.packs, self.kernel_rules, np.asarray(index, dtype=np.int64))
 
     # ------------------------------------------------------------------ queries
     def legal_mask(self) -> np.ndarray:
         """``[B, NUM_ACTIONS]`` booleans, True exactly for the legal actions (a view; copy to keep)."""
-        self._mask_kernel(self.states, self.cfg, self._masks)
+        self._mask_kernel(self.states, self.kernel_rules, self._masks)
         return self._masks
 
     def observe(self, seats: np.ndarray | None = None) -> np.ndarray:
         """``[B, OBS_SIZE]`` float32: the view of the player to move (or of ``seats[b]``)."""
         seats = self._movers if seats is None else np.asarray(seats, dtype=np.int64)
-        self._observe_kernel(self.states, self.cfg, seats, self._obs)
+        self._observe_kernel(self.states, self.kernel_rules, seats, self._obs)
         return self._obs
 
     @property
@@ -132,13 +136,15 @@ class VectorEngine:
         return self.states["phase"] == OVER
 
     # ------------------------------------------------------------------ transitions
-    def step(self, actions: np.ndarray, active: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Apply one action per game.  Returns (rewards ``[B, players]``, dones ``[B]``).
+    def step(self, actions: np.ndarray, active: np.ndarray | None = None) -> StepOutcome:
+        """Apply one action per game; returns the :class:`StepOutcome` (deals and games that
+        ended, and the ended deals' scores).
 
-        ``active`` (bool ``[B]``) steps only those games; the others keep their state and
-        get zero rewards (their ``actions`` entries are ignored).  If any stepped action is
-        illegal, :class:`IllegalActionError` names the first such game, action and reason,
-        and no game is changed."""
+        ``active`` (bool ``[B]``) steps only those games; the others keep their state (their
+        ``actions`` entries are ignored).  If any stepped action is illegal,
+        :class:`IllegalActionError` names the first such game, action and reason, and no game
+        is changed.  A game that ends keeps its totals in ``final_totals``; with ``auto_reset``
+        it restarts at once."""
         actions = np.asarray(actions)
         if actions.shape != (self.batch_size,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"actions must be {self.batch_size} integers, got shape {actions.shape} {actions.dtype}")
@@ -153,18 +159,25 @@ class VectorEngine:
         if out_of_range.any():
             bad = int(np.flatnonzero(out_of_range)[0])
             raise IllegalActionError(int(actions[bad]), "out of range", f"{self._game(bad)}actions are 0..{A.NUM_ACTIONS - 1}")
-        self._check_kernel(self.states, self.cfg, actions, active, self._errors)
+        self._check_kernel(self.states, self.kernel_rules, actions, active, self._errors)
         if self._errors.any():
             bad = int(np.flatnonzero(self._errors)[0])
             action = int(actions[bad])
             raise IllegalActionError(action, A.describe(action, self.rules), f"{self._game(bad)}{REASONS[self._errors[bad]]}")
-        self._apply_kernel(self.states, self.packs, self.cfg, actions, active, self._rewards, self._dones)
-        if self._dones.any():
-            done = np.flatnonzero(self._dones)
+        self._apply_kernel(self.states, self.packs, self.kernel_rules, actions, active, self._deal_over)
+        deal_over = self._deal_over.copy()
+        game_over = deal_over & (self.states["phase"] == OVER)
+        owners = self.rules.num_owners
+        deal_scores = np.zeros((self.batch_size, owners), dtype=np.int64)
+        if deal_over.any():
+            rows = np.flatnonzero(deal_over)
+            last = self.states["deals_ended"][rows].astype(np.int64) - 1
+            deal_scores[rows] = self.states["deal_scores"][rows, last, :owners]
+            done = np.flatnonzero(game_over)
             self.final_totals[done] = self.totals[done]
-            if self.auto_reset:
+            if self.auto_reset and len(done):
                 self.reset_games(done)
-        return self._rewards, self._dones
+        return StepOutcome(deal_over, game_over, deal_scores)
 
     def _game(self, b: int) -> str:
         """"game b: " naming the game in an error, when there is more than one."""
@@ -178,29 +191,12 @@ class VectorEngine:
         self._start_games(index, seeds)
         return seeds
 
-    def side_potential(self, sides: np.ndarray) -> np.ndarray:
-        """For each game, side ``sides[b]``'s running deal score minus the mean of the other
-        sides' (cards on the table, book bonuses and red threes, less every card still held
-        in hands, staged groups and unplayed feet), / 1000.  Vectorized over the batch."""
-        rules = self.rules
-        s = self.states
-        owners, players = rules.num_owners, rules.num_players
-        values = VALUES_F
-        table = (s["table_cards"][:, :owners, :] * values).sum(axis=2)
-        table += s["books"][:, :owners, 0] * rules.clean_book_bonus + s["books"][:, :owners, 1] * rules.dirty_book_bonus
-        table += s["table_cards"][:, :owners, 3] * rules.red_three_bonus
-        held_seat = (s["hand"][:, :players, :] * values).sum(axis=2)
-        held_seat += np.where(s["on_foot"][:, :players] == 0, (s["foot"][:, :players, :] * values).sum(axis=2), 0)
-        held_seat[np.arange(self.batch_size), s["current"]] += (s["staged_cards"] * values).sum(axis=1)
-        seat_owner = np.arange(players) % owners if rules.partnerships else np.arange(players)
-        held = np.zeros((self.batch_size, owners))
-        for owner in range(owners):  # a loop over sides, not games
-            held[:, owner] = held_seat[:, seat_owner == owner].sum(axis=1)
-        value = table - held
-        sides = np.asarray(sides, dtype=np.int64)
-        mine = value[np.arange(self.batch_size), sides]
-        others = (value.sum(axis=1) - mine) / (owners - 1)
-        return (mine - others) / 1000.0
+    def running_scores(self) -> np.ndarray:
+        """``[B, owners]``: each owner's score of the deal in progress as it stands, as if it
+        ended now with nobody out (the same scoring as the end of a deal)."""
+        out = np.zeros((self.batch_size, self.rules.num_owners), dtype=np.int64)
+        scoring.running_scores_kernel(self.states, self.kernel_rules, out)
+        return out
 
     def why_illegal(self, b: int, action: int) -> str | None:
         """Why ``action`` is illegal in game ``b`` now (None if legal)."""
@@ -210,6 +206,6 @@ class VectorEngine:
         actions[b] = action
         active = np.zeros(self.batch_size, dtype=np.bool_)
         active[b] = True
-        self._check_kernel(self.states, self.cfg, actions, active, self._errors)
+        self._check_kernel(self.states, self.kernel_rules, actions, active, self._errors)
         code = int(self._errors[b])
         return None if code == 0 else REASONS[code]

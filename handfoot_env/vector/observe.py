@@ -9,20 +9,23 @@ from numba import njit, prange
 from handfoot_env import observation as O
 from handfoot_env.cards import NUM_KINDS, NUM_NATURALS, NUM_SUITS
 from handfoot_env.vector.rules_kernel import (
-    KIND_OF_CARD, SUIT_OF_CARD, VALUES, hand_total, minimum, owner_of, staged_total,
+    KIND_OF_CARD,
+    SUIT_OF_CARD,
+    VALUES,
+    hand_total,
+    minimum,
+    owner_of,
+    staged_total,
 )
-from handfoot_env.vector.state import (
-    C_BOOKS_NEEDED, C_DEALS, C_FROZEN, C_ONE_PLUS_DISCARD, C_OWNERS, C_PARTNERSHIPS, C_PLAYERS, C_RUNS,
-    C_TAKE_COUNT, C_TWOS_BOOKS, DRAW, PLAY,
-)
+from handfoot_env.vector.state import DRAW, PLAY
 
 
 @njit(cache=True)
-def fill_observation(s, cfg, seat, obs):
+def fill_observation(s, rules, seat, obs):
     obs[:] = 0.0
-    n = cfg[C_PLAYERS]
-    owners = cfg[C_OWNERS]
-    my_owner = owner_of(cfg, seat)
+    n = rules.players
+    owners = rules.owners
+    my_owner = owner_of(rules, seat)
     for k in range(NUM_KINDS):
         obs[O.HAND + k] = s.hand[seat, k]
     if seat == s.current:
@@ -42,7 +45,7 @@ def fill_observation(s, cfg, seat, obs):
             for k in range(NUM_KINDS):
                 foot += s.foot[other, k]
         obs[base] = 1.0
-        obs[base + 1] = 1.0 if other != seat and owner_of(cfg, other) == my_owner else 0.0
+        obs[base + 1] = 1.0 if other != seat and owner_of(rules, other) == my_owner else 0.0
         obs[base + 2] = held
         obs[base + 3] = foot
         obs[base + 4] = s.on_foot[other]
@@ -60,7 +63,7 @@ def fill_observation(s, cfg, seat, obs):
         obs[base + 4] = s.books[owner, 1]
         obs[base + 5] = melded / 100.0
         obs[base + 6] = s.totals[owner] / 1000.0
-        obs[base + 7] = minimum(s, cfg, owner) / 100.0
+        obs[base + 7] = minimum(s, rules, owner) / 100.0
         for r in range(NUM_NATURALS):
             for c in range(3):
                 obs[base + O.OWNER_HEADER + 3 * r + c] = s.groups[owner, r, c]
@@ -71,10 +74,10 @@ def fill_observation(s, cfg, seat, obs):
         for i in range(s.pile_len):
             obs[O.PILE_COUNTS + KIND_OF_CARD[s.pile[i]]] += 1.0
         window = s.pile_len - 1
-        if cfg[C_ONE_PLUS_DISCARD]:
+        if rules.one_plus_discard:
             window = 0  # house: only the top discard is ever taken
-        elif cfg[C_TAKE_COUNT] >= 0:
-            window = min(window, max(cfg[C_TAKE_COUNT] - 1, 0))
+        elif rules.take_count >= 0:
+            window = min(window, max(rules.take_count - 1, 0))
         for i in range(s.pile_len - 1 - window, s.pile_len - 1):
             obs[O.PILE_TAKE_WINDOW + KIND_OF_CARD[s.pile[i]]] += 1.0
 
@@ -82,20 +85,20 @@ def fill_observation(s, cfg, seat, obs):
     obs[g] = 1.0 if s.phase == DRAW else 0.0
     obs[g + 1] = 1.0 if s.phase == PLAY else 0.0
     obs[g + 2] = s.deal
-    obs[g + 3] = cfg[C_DEALS]
+    obs[g + 3] = rules.deals
     obs[g + 4] = s.stock_len
-    obs[g + 5] = minimum(s, cfg, my_owner) / 100.0
-    obs[g + 6] = cfg[C_BOOKS_NEEDED + 2 * s.deal]
-    obs[g + 7] = cfg[C_BOOKS_NEEDED + 2 * s.deal + 1]
-    obs[g + 8] = cfg[C_PARTNERSHIPS]
+    obs[g + 5] = minimum(s, rules, my_owner) / 100.0
+    obs[g + 6] = rules.books_needed[s.deal, 0]
+    obs[g + 7] = rules.books_needed[s.deal, 1]
+    obs[g + 8] = rules.partnerships
     obs[g + 9] = n
     obs[g + 10] = s.opened[my_owner]
-    if cfg[C_RUNS] or cfg[C_TWOS_BOOKS]:
-        fill_house(s, cfg, seat, my_owner, obs)
+    if rules.runs or rules.twos_books:
+        fill_house(s, rules, seat, my_owner, obs)
 
 
 @njit(cache=True)
-def fill_house(s, cfg, seat, my_owner, obs):
+def fill_house(s, rules, seat, my_owner, obs):
     """The ``house`` block (reference ``_observe_house``)."""
     for suit in range(NUM_SUITS):
         for r in range(NUM_NATURALS):
@@ -107,7 +110,7 @@ def fill_house(s, cfg, seat, my_owner, obs):
             obs[O.HOUSE_STAGED_RUNS + 2 * suit] = s.staged_runs[suit, 0]
             obs[O.HOUSE_STAGED_RUNS + 2 * suit + 1] = s.staged_runs[suit, 1]
         obs[O.HOUSE_STAGED_TWOS] = s.staged_twos
-    owners = cfg[C_OWNERS]
+    owners = rules.owners
     for slot in range(owners):
         owner = (my_owner + slot) % owners
         base = O.HOUSE_OWNERS + slot * O.HOUSE_OWNER_FIELDS
@@ -115,22 +118,22 @@ def fill_house(s, cfg, seat, my_owner, obs):
             obs[base + 2 * suit] = s.runs[owner, suit, 0]
             obs[base + 2 * suit + 1] = s.runs[owner, suit, 1]
         obs[base + 8] = s.twos[owner]
-    obs[O.HOUSE_RULES] = cfg[C_RUNS]
-    obs[O.HOUSE_RULES + 1] = cfg[C_TWOS_BOOKS]
-    obs[O.HOUSE_RULES + 2] = cfg[C_ONE_PLUS_DISCARD]
-    obs[O.HOUSE_RULES + 3] = cfg[C_FROZEN]
+    obs[O.HOUSE_RULES] = rules.runs
+    obs[O.HOUSE_RULES + 1] = rules.twos_books
+    obs[O.HOUSE_RULES + 2] = rules.one_plus_discard
+    obs[O.HOUSE_RULES + 3] = rules.frozen
 
 
 @njit(cache=True, parallel=True)
-def observe_kernel_parallel(states, cfg, seats, observations):
+def observe_kernel_parallel(states, rules, seats, observations):
     """The observation of ``seats[b]`` in each game (-1: the player to move)."""
     for b in prange(states.shape[0]):
         seat = states[b].current if seats[b] < 0 else seats[b]
-        fill_observation(states[b], cfg, seat, observations[b])
+        fill_observation(states[b], rules[0], seat, observations[b])
 
 
 @njit(cache=True)
-def observe_kernel_serial(states, cfg, seats, observations):
+def observe_kernel_serial(states, rules, seats, observations):
     for b in range(states.shape[0]):
         seat = states[b].current if seats[b] < 0 else seats[b]
-        fill_observation(states[b], cfg, seat, observations[b])
+        fill_observation(states[b], rules[0], seat, observations[b])

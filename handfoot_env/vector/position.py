@@ -59,6 +59,7 @@ def write_position(states: np.ndarray, packs: np.ndarray, b: int, game: "Game") 
     s["phase"] = _PHASES[game.phase]
     s["went_out"] = -1 if game.went_out is None else game.went_out
     s["num_steps"] = len(game.actions)
+    s["deals_ended"] = len(game.deal_results)
     for name, cards in (("stock", game.stock), ("pile", game.pile)):
         s[name][:] = 0
         s[name][: len(cards)] = cards  # both keep the top last

@@ -10,12 +10,19 @@ import numpy as np
 from numba import njit
 
 from handfoot_env import actions as A
-from handfoot_env.cards import CARD_KIND, CARD_SUIT, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, TWO
-from handfoot_env.vector.state import (
-    C_BOOK, C_BOOKS_NEEDED, C_DRAW, C_FROZEN, C_MAX_WILDS, C_MINIMUMS, C_ONE_PLUS_DISCARD, C_OUT_BY_MELD,
-    C_OWNERS, C_PARTNERSHIPS, C_PILE_MIN, C_RUNS, C_SCORE_MINIMUMS, C_SCORE_STEPS, C_STAGE_BEFORE_DRAW,
-    C_TAKE_COUNT, C_TAKE_NEEDS_OPEN, C_TWOS_BOOKS, C_WILD_LIMIT, DRAW, OVER, PLAY,
+from handfoot_env.cards import (
+    CARD_KIND,
+    CARD_SUIT,
+    FIRST_NATURAL,
+    JOKER,
+    KIND_VALUES,
+    NUM_KINDS,
+    NUM_NATURALS,
+    TWO,
 )
+from handfoot_env.rule_facts import meets_books as meets_books_in_deal
+from handfoot_env.rule_facts import opening_minimum, owner_of, wilds_allowed
+from handfoot_env.vector.state import DRAW, OVER, PLAY
 
 VALUES = np.array(KIND_VALUES, dtype=np.int64)
 KIND_OF_CARD = CARD_KIND.astype(np.int64)  # card id -> kind
@@ -76,13 +83,6 @@ START_JOKERS = np.array([c[2] for c in A.COMPOSITIONS], dtype=np.int64)
 
 
 @njit(cache=True)
-def owner_of(cfg, seat):
-    if cfg[C_PARTNERSHIPS]:
-        return seat % cfg[C_OWNERS]
-    return seat
-
-
-@njit(cache=True)
 def hand_total(s, seat):
     total = 0
     for k in range(NUM_KINDS):
@@ -99,67 +99,48 @@ def staged_total(s):
 
 
 @njit(cache=True)
-def minimum(s, cfg, owner):
-    """The owner's opening minimum: by deal, or (house) by its running total."""
-    steps = cfg[C_SCORE_STEPS]
-    if steps == 0:
-        return cfg[C_MINIMUMS + s.deal]
-    for row in range(steps):
-        if s.totals[owner] < cfg[C_SCORE_MINIMUMS + 2 * row]:
-            return cfg[C_SCORE_MINIMUMS + 2 * row + 1]
-    return cfg[C_SCORE_MINIMUMS + 2 * steps - 1]
+def minimum(s, rules, owner):
+    """The owner's opening minimum in this game's deal (``rule_facts.opening_minimum``)."""
+    return opening_minimum(rules, s.deal, s.totals[owner])
 
 
 @njit(cache=True)
-def meets_books(s, cfg, clean, dirty):
-    return clean >= cfg[C_BOOKS_NEEDED + 2 * s.deal] and dirty >= cfg[C_BOOKS_NEEDED + 2 * s.deal + 1]
+def meets_books(s, rules, clean, dirty):
+    return meets_books_in_deal(rules, s.deal, clean, dirty)
 
 
 @njit(cache=True)
-def wilds_allowed(cfg, naturals, wilds):
-    if wilds == 0:
-        return naturals >= 1
-    if wilds > cfg[C_MAX_WILDS] or naturals <= wilds:
-        return False
-    if cfg[C_WILD_LIMIT] == 1:  # by_size
-        return wilds <= (1 if naturals + wilds <= 5 else 2)
-    if cfg[C_WILD_LIMIT] == 2:  # four_naturals
-        return naturals >= 4
-    return True
-
-
-@njit(cache=True)
-def cards_left_reason(s, cfg, left, clean, dirty):
+def cards_left_reason(s, rules, left, clean, dirty):
     """The 2-card rule (reference: ``_cards_left_problem``)."""
     if s.on_foot[s.current] == 0 or left >= 2:
         return R_LEGAL
-    if not meets_books(s, cfg, clean, dirty):
+    if not meets_books(s, rules, clean, dirty):
         return R_KEEP_TWO
-    if left == 0 and cfg[C_OUT_BY_MELD] == 0:
+    if left == 0 and rules.out_by_meld == 0:
         return R_MUST_DISCARD
     return R_LEGAL
 
 
 @njit(cache=True)
-def take_reason(s, cfg, pair_count, cards_in_hand, staged_value, staged_size, staged_wilds,
+def take_reason(s, rules, pair_count, cards_in_hand, staged_value, staged_size, staged_wilds,
                 staged_clean, staged_dirty):
     """Reference ``_take_problem``, with the hand and staged groups given (they may be hypothetical).
 
     ``staged_size``/``staged_wilds`` describe the staged unfinished group of the top card's rank."""
     if s.phase != DRAW:
         return R_TAKE_PHASE
-    if cfg[C_TAKE_COUNT] == 0:
+    if rules.take_count == 0:
         return R_TAKE_NONE
     if s.pile_len == 0:
         return R_PILE_EMPTY
     top = KIND_OF_CARD[s.pile[s.pile_len - 1]]
     if top < FIRST_NATURAL:
         return R_BLOCKED
-    if s.pile_len < cfg[C_PILE_MIN]:
+    if s.pile_len < rules.pile_min:
         return R_PILE_SMALL
-    owner = owner_of(cfg, s.current)
+    owner = owner_of(rules, s.current)
     opened = s.opened[owner] != 0
-    if cfg[C_TAKE_NEEDS_OPEN] and not opened:
+    if rules.take_needs_open and not opened:
         return R_NOT_OPENED
     if pair_count < 2:
         return R_NO_PAIR
@@ -174,27 +155,27 @@ def take_reason(s, cfg, pair_count, cards_in_hand, staged_value, staged_size, st
         wilds = staged_wilds
         clean = staged_clean
         dirty = staged_dirty
-    book = cfg[C_BOOK]
+    book = rules.book_size
     if size > 0 and size + 3 > book:
         return R_TAKE_OVERFLOW
     if not opened:
-        if staged_value + 3 * VALUES[top] < minimum(s, cfg, owner):
+        if staged_value + 3 * VALUES[top] < minimum(s, rules, owner):
             return R_TAKE_MINIMUM
     to_hand = s.pile_len - 1
-    if cfg[C_TAKE_COUNT] > 0:
-        to_hand = min(to_hand, cfg[C_TAKE_COUNT] - 1)
+    if rules.take_count > 0:
+        to_hand = min(to_hand, rules.take_count - 1)
     if size + 3 == book:
         if wilds == 0:
             clean += 1
         else:
             dirty += 1
-    return cards_left_reason(s, cfg, cards_in_hand - 2 + to_hand, clean, dirty)
+    return cards_left_reason(s, rules, cards_in_hand - 2 + to_hand, clean, dirty)
 
 
 @njit(cache=True)
-def frozen(s, cfg, owner, card):
+def frozen(s, rules, owner, card):
     """House: would ``card`` complete one of the owner's melds one card short of a canasta?"""
-    six = cfg[C_BOOK] - 1
+    six = rules.book_size - 1
     kind = KIND_OF_CARD[card]
     suit = SUIT_OF_CARD[card]
     if kind >= FIRST_NATURAL:
@@ -210,7 +191,7 @@ def frozen(s, cfg, owner, card):
 
 
 @njit(cache=True)
-def top_discard_reason(s, cfg):
+def top_discard_reason(s, rules):
     """Reference ``_top_discard_problem``: one from the stock plus the top discard (house)."""
     if s.phase != DRAW:
         return R_TAKE_PHASE
@@ -218,16 +199,16 @@ def top_discard_reason(s, cfg):
         return R_PILE_EMPTY
     if s.stock_len == 0:
         return R_STOCK_EMPTY
-    if cfg[C_FROZEN] and frozen(s, cfg, owner_of(cfg, s.current), s.pile[s.pile_len - 1]):
+    if rules.frozen and frozen(s, rules, owner_of(rules, s.current), s.pile[s.pile_len - 1]):
         return R_FROZEN
     return R_LEGAL
 
 
 @njit(cache=True)
-def current_take_reason(s, cfg):
+def current_take_reason(s, rules):
     """Whether the player to move may take the pile as the state stands."""
-    if cfg[C_ONE_PLUS_DISCARD]:
-        return top_discard_reason(s, cfg)
+    if rules.one_plus_discard:
+        return top_discard_reason(s, rules)
     if s.pile_len == 0:
         pair = 0
         size = 0
@@ -241,18 +222,18 @@ def current_take_reason(s, cfg):
             r = top - FIRST_NATURAL
             size = s.staged_groups[r, 0] + s.staged_groups[r, 1] + s.staged_groups[r, 2]
             wilds = s.staged_groups[r, 1] + s.staged_groups[r, 2]
-    return take_reason(s, cfg, pair, hand_total(s, s.current), s.staged_value, size, wilds,
+    return take_reason(s, rules, pair, hand_total(s, s.current), s.staged_value, size, wilds,
                        s.staged_books[0], s.staged_books[1])
 
 
 @njit(cache=True)
-def group_reason(s, cfg, op, rank, comp):
+def group_reason(s, rules, op, rank, comp):
     """Reference ``_group_problem``.  ``op``: 0 start (with composition ``comp``), 1 add a
     natural, 2 add a 2, 3 add a joker."""
     p = s.current
-    owner = owner_of(cfg, p)
+    owner = owner_of(rules, p)
     opened = s.opened[owner] != 0
-    if s.phase == DRAW and not (cfg[C_STAGE_BEFORE_DRAW] and not opened):
+    if s.phase == DRAW and not (rules.stage_before_draw and not opened):
         return R_MELD_PHASE
     if opened:
         n0 = s.groups[owner, rank, 0]
@@ -286,11 +267,11 @@ def group_reason(s, cfg, op, rank, comp):
         n, t, j = n0 + need_n, t0 + need_t, j0 + need_j
     if s.hand[p, kind] < need_n or s.hand[p, TWO] < need_t or s.hand[p, JOKER] < need_j:
         return R_NOT_HELD
-    book = cfg[C_BOOK]
+    book = rules.book_size
     size = n + t + j
     if size > book:
         return R_TOO_BIG
-    if not wilds_allowed(cfg, n, t + j):
+    if not wilds_allowed(rules, n, t + j):
         return R_WILDS
     left = hand_total(s, p) - need_n - need_t - need_j
     is_book = size == book
@@ -298,10 +279,10 @@ def group_reason(s, cfg, op, rank, comp):
         total = s.staged_value + need_n * VALUES[kind] + need_t * VALUES[TWO] + need_j * VALUES[JOKER]
         clean = s.staged_books[0] + (1 if is_book and t + j == 0 else 0)
         dirty = s.staged_books[1] + (1 if is_book and t + j > 0 else 0)
-        if total < minimum(s, cfg, owner):
+        if total < minimum(s, rules, owner):
             if left < 1:
                 return R_NO_DISCARD
-            if s.phase == DRAW and s.stock_len < cfg[C_DRAW]:
+            if s.phase == DRAW and s.stock_len < rules.draw_count:
                 # Would a take still be legal after this staging?
                 pair = 0
                 size_top = 0
@@ -324,37 +305,37 @@ def group_reason(s, cfg, op, rank, comp):
                         else:
                             size_top = s.staged_groups[r, 0] + s.staged_groups[r, 1] + s.staged_groups[r, 2]
                             wilds_top = s.staged_groups[r, 1] + s.staged_groups[r, 2]
-                if take_reason(s, cfg, pair, left, total, size_top, wilds_top, clean, dirty) != R_LEGAL:
+                if take_reason(s, rules, pair, left, total, size_top, wilds_top, clean, dirty) != R_LEGAL:
                     return R_STRANDED
             return R_LEGAL
-        return cards_left_reason(s, cfg, left, clean, dirty)
+        return cards_left_reason(s, rules, left, clean, dirty)
     clean = s.books[owner, 0] + (1 if is_book and t + j == 0 else 0)
     dirty = s.books[owner, 1] + (1 if is_book and t + j > 0 else 0)
-    return cards_left_reason(s, cfg, left, clean, dirty)
+    return cards_left_reason(s, rules, left, clean, dirty)
 
 
 @njit(cache=True)
-def laid_reason(s, cfg, owner, opened, used, value, completes):
+def laid_reason(s, rules, owner, opened, used, value, completes):
     """The end of the run and book-of-2s checks (reference ``_meld_problem``), melds that are
     always clean and never stage before the draw: ``used`` cards leave the hand, adding
     ``value`` points; ``completes`` is 1 when the meld becomes a (clean) book."""
     left = hand_total(s, s.current) - used
     if not opened:
-        if s.staged_value + value < minimum(s, cfg, owner):
+        if s.staged_value + value < minimum(s, rules, owner):
             return R_NO_DISCARD if left < 1 else R_LEGAL
-        return cards_left_reason(s, cfg, left, s.staged_books[0] + completes, s.staged_books[1])
-    return cards_left_reason(s, cfg, left, s.books[owner, 0] + completes, s.books[owner, 1])
+        return cards_left_reason(s, rules, left, s.staged_books[0] + completes, s.staged_books[1])
+    return cards_left_reason(s, rules, left, s.books[owner, 0] + completes, s.books[owner, 1])
 
 
 @njit(cache=True)
-def run_reason(s, cfg, op, suit, rank):
+def run_reason(s, rules, op, suit, rank):
     """Reference ``_meld_problem`` for runs.  ``op``: 0 start at ``rank``, 1 extend down, 2 up."""
-    if cfg[C_RUNS] == 0:
+    if rules.runs == 0:
         return R_NO_RUNS
     if s.phase == DRAW:
         return R_MELD_PHASE
     p = s.current
-    owner = owner_of(cfg, p)
+    owner = owner_of(rules, p)
     opened = s.opened[owner] != 0
     if opened:
         length = s.runs[owner, suit, 0]
@@ -369,7 +350,7 @@ def run_reason(s, cfg, op, suit, rank):
             if s.hand_suits[p, suit, r] < 1:
                 return R_NOT_HELD
         value = VALUES[FIRST_NATURAL + rank] + VALUES[FIRST_NATURAL + rank + 1] + VALUES[FIRST_NATURAL + rank + 2]
-        return laid_reason(s, cfg, owner, opened, 3, value, 1 if 3 == cfg[C_BOOK] else 0)
+        return laid_reason(s, rules, owner, opened, 3, value, 1 if 3 == rules.book_size else 0)
     if length == 0:
         return R_NO_RUN
     if op == 1:
@@ -382,20 +363,20 @@ def run_reason(s, cfg, op, suit, rank):
         r = low + length
     if s.hand_suits[p, suit, r] < 1:
         return R_NOT_HELD
-    if length + 1 > cfg[C_BOOK]:
+    if length + 1 > rules.book_size:
         return R_TOO_BIG
-    return laid_reason(s, cfg, owner, opened, 1, VALUES[FIRST_NATURAL + r], 1 if length + 1 == cfg[C_BOOK] else 0)
+    return laid_reason(s, rules, owner, opened, 1, VALUES[FIRST_NATURAL + r], 1 if length + 1 == rules.book_size else 0)
 
 
 @njit(cache=True)
-def twos_reason(s, cfg, op):
+def twos_reason(s, rules, op):
     """Reference ``_meld_problem`` for the book of 2s.  ``op``: 0 start with three, 1 add one."""
-    if cfg[C_TWOS_BOOKS] == 0:
+    if rules.twos_books == 0:
         return R_NO_TWOS_BOOKS
     if s.phase == DRAW:
         return R_MELD_PHASE
     p = s.current
-    owner = owner_of(cfg, p)
+    owner = owner_of(rules, p)
     opened = s.opened[owner] != 0
     size = s.twos[owner] if opened else s.staged_twos
     need = 3 if op == 0 else 1
@@ -405,13 +386,13 @@ def twos_reason(s, cfg, op):
         return R_NO_TWOS
     if s.hand[p, TWO] < need:
         return R_NOT_HELD
-    if size + need > cfg[C_BOOK]:
+    if size + need > rules.book_size:
         return R_TOO_BIG
-    return laid_reason(s, cfg, owner, opened, need, need * VALUES[TWO], 1 if size + need == cfg[C_BOOK] else 0)
+    return laid_reason(s, rules, owner, opened, need, need * VALUES[TWO], 1 if size + need == rules.book_size else 0)
 
 
 @njit(cache=True)
-def discard_reason(s, cfg, card):
+def discard_reason(s, rules, card):
     """Reference ``_discard_problem`` (``card`` is a card id)."""
     p = s.current
     if s.phase != PLAY:
@@ -422,48 +403,48 @@ def discard_reason(s, cfg, card):
     if held == 0:
         return R_NO_CARD
     if s.on_foot[p] and hand_total(s, p) == 1 and staged_total(s) == 0:
-        owner = owner_of(cfg, p)
-        if not meets_books(s, cfg, s.books[owner, 0], s.books[owner, 1]):
+        owner = owner_of(rules, p)
+        if not meets_books(s, rules, s.books[owner, 0], s.books[owner, 1]):
             return R_CANNOT_GO_OUT
     return R_LEGAL
 
 
 @njit(cache=True)
-def action_reason(s, cfg, action):
+def action_reason(s, rules, action):
     """Reference ``why_illegal``, as a reason code."""
     if s.phase == OVER:
         return R_OVER
     if action == A.DRAW:
         if s.phase != DRAW:
             return R_DRAWN
-        if s.stock_len < cfg[C_DRAW]:
+        if s.stock_len < rules.draw_count:
             return R_STOCK_LOW
         return R_LEGAL
     if action == A.TAKE_PILE:
-        return current_take_reason(s, cfg)
+        return current_take_reason(s, rules)
     if action < A.ADD_NATURAL:
         offset = action - A.START_GROUP
-        return group_reason(s, cfg, 0, offset // 3, offset % 3)
+        return group_reason(s, rules, 0, offset // 3, offset % 3)
     if action < A.ADD_TWO:
-        return group_reason(s, cfg, 1, action - A.ADD_NATURAL, 0)
+        return group_reason(s, rules, 1, action - A.ADD_NATURAL, 0)
     if action < A.ADD_JOKER:
-        return group_reason(s, cfg, 2, action - A.ADD_TWO, 0)
+        return group_reason(s, rules, 2, action - A.ADD_TWO, 0)
     if action < A.DISCARD:
-        return group_reason(s, cfg, 3, action - A.ADD_JOKER, 0)
+        return group_reason(s, rules, 3, action - A.ADD_JOKER, 0)
     if action < A.DISCARD_SUITED:
         kind = action - A.DISCARD
-        if cfg[C_RUNS] and kind >= FIRST_NATURAL:
+        if rules.runs and kind >= FIRST_NATURAL:
             return R_SUITED_DISCARD
-        return discard_reason(s, cfg, kind)
+        return discard_reason(s, rules, kind)
     if action < A.START_RUN:
-        if cfg[C_RUNS] == 0:
+        if rules.runs == 0:
             return R_NOT_SUITED
-        return discard_reason(s, cfg, NUM_KINDS + action - A.DISCARD_SUITED)  # the suited card id
+        return discard_reason(s, rules, NUM_KINDS + action - A.DISCARD_SUITED)  # the suited card id
     if action < A.EXTEND_RUN_DOWN:
         offset = action - A.START_RUN
-        return run_reason(s, cfg, 0, offset // A.RUN_STARTS, offset % A.RUN_STARTS)
+        return run_reason(s, rules, 0, offset // A.RUN_STARTS, offset % A.RUN_STARTS)
     if action < A.EXTEND_RUN_UP:
-        return run_reason(s, cfg, 1, action - A.EXTEND_RUN_DOWN, 0)
+        return run_reason(s, rules, 1, action - A.EXTEND_RUN_DOWN, 0)
     if action < A.START_TWOS_BOOK:
-        return run_reason(s, cfg, 2, action - A.EXTEND_RUN_UP, 0)
-    return twos_reason(s, cfg, 0 if action == A.START_TWOS_BOOK else 1)
+        return run_reason(s, rules, 2, action - A.EXTEND_RUN_UP, 0)
+    return twos_reason(s, rules, 0 if action == A.START_TWOS_BOOK else 1)

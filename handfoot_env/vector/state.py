@@ -1,8 +1,8 @@
-"""Vector engine state: one numpy record per game (batch first), and the rules as an int array.
+"""Vector engine state: one numpy record per game (batch first).
 
-The record dtype depends only on the table size (players, owners, cards, deals); the
-compiled kernels take the records plus ``cfg``, an int64 vector of every rule the kernels
-need, indexed by the constants below.
+The record's dtype is fixed by the largest table the rules allow, so that one compiled
+kernel serves every rule set; the kernels read the rules from ``Rules.kernel`` (a record
+of named fields, built in ``rules.py``).
 """
 
 from __future__ import annotations
@@ -10,80 +10,15 @@ from __future__ import annotations
 import numpy as np
 
 from handfoot_env.cards import CARDS_PER_DECK, NUM_KINDS, NUM_NATURALS, NUM_SUITS, shuffled_cards
-from handfoot_env.rules import WILD_LIMITS, Rules
+from handfoot_env.rules import MAX_DEALS, MAX_DECKS, MAX_PLAYERS, Rules
 
 # Phases (the reference engine's "draw", "play", "game_over").
 DRAW, PLAY, OVER = 0, 1, 2
+PHASE_NAMES = {DRAW: "draw", PLAY: "play", OVER: "game_over"}
 
-# cfg indices.
-(
-    C_PLAYERS, C_OWNERS, C_PARTNERSHIPS, C_HAND, C_FOOT, C_DEALS, C_DRAW, C_UPCARD, C_TAKE_COUNT,
-    C_PILE_MIN, C_TAKE_NEEDS_OPEN, C_STAGE_BEFORE_DRAW, C_BOOK, C_MAX_WILDS, C_WILD_LIMIT, C_CLEAN,
-    C_DIRTY, C_RED_BONUS, C_RED_UNOPENED, C_RED_UNLAID, C_BLACK_PENALTY, C_OUT_BONUS, C_OUT_BY_MELD,
-    C_CARDS, C_REWARD_GAME,
-    # house (003)
-    C_RUNS, C_TWOS_BOOKS, C_ONE_PLUS_DISCARD, C_FROZEN, C_RED_LAID, C_TARGET, C_SCORE_STEPS,
-) = range(32)
-C_MINIMUMS = 32  # one per deal
-C_BOOKS_NEEDED = C_MINIMUMS + 32  # (clean, dirty) per deal
-C_SCORE_MINIMUMS = C_BOOKS_NEEDED + 64  # up to 8 (threshold, minimum) rows, minimums_by_score
-CFG_SIZE = C_SCORE_MINIMUMS + 16
-
-
-def make_cfg(rules: Rules, reward_mode: str = "deal") -> np.ndarray:
-    """The rules as the int64 vector the kernels read."""
-    cfg = np.zeros(CFG_SIZE, dtype=np.int64)
-    take = rules.pile_take_count
-    values = {
-        C_PLAYERS: rules.num_players,
-        C_OWNERS: rules.num_owners,
-        C_PARTNERSHIPS: rules.partnerships,
-        C_HAND: rules.hand_size,
-        C_FOOT: rules.foot_size,
-        C_DEALS: rules.num_deals,
-        C_DRAW: rules.draw_count,
-        C_UPCARD: rules.pile_upcard,
-        C_TAKE_COUNT: -1 if take is None else take,  # -1: the whole pile
-        C_PILE_MIN: rules.pile_min_size,
-        C_TAKE_NEEDS_OPEN: rules.take_requires_opened,
-        C_STAGE_BEFORE_DRAW: rules.staging_before_draw,
-        C_BOOK: rules.book_size,
-        C_MAX_WILDS: rules.max_wilds,
-        C_WILD_LIMIT: WILD_LIMITS.index(rules.wild_limit),
-        C_CLEAN: rules.clean_book_bonus,
-        C_DIRTY: rules.dirty_book_bonus,
-        C_RED_BONUS: rules.red_three_bonus,
-        C_RED_UNOPENED: rules.red_three_unopened_penalty,
-        C_RED_UNLAID: rules.red_three_unlaid_penalty,
-        C_BLACK_PENALTY: rules.black_three_penalty,
-        C_OUT_BONUS: rules.going_out_bonus,
-        C_OUT_BY_MELD: rules.go_out_by_meld,
-        C_CARDS: rules.total_cards,
-        C_REWARD_GAME: reward_mode == "game",
-        C_RUNS: rules.runs,
-        C_TWOS_BOOKS: rules.books_of_twos,
-        C_ONE_PLUS_DISCARD: rules.draw_one_plus_discard,
-        C_FROZEN: rules.frozen_six,
-        C_RED_LAID: rules.red_threes_laid_down,
-        C_TARGET: rules.target_score or 0,  # 0: no target, the game is num_deals long
-        C_SCORE_STEPS: len(rules.minimums_by_score or ()),
-    }
-    for index, value in values.items():
-        cfg[index] = int(value)
-    for deal in range(rules.num_deals):
-        cfg[C_MINIMUMS + deal] = rules.deal_minimums[deal]
-        cfg[C_BOOKS_NEEDED + 2 * deal] = rules.books_to_go_out[deal][0]
-        cfg[C_BOOKS_NEEDED + 2 * deal + 1] = rules.books_to_go_out[deal][1]
-    for row, (threshold, minimum) in enumerate(rules.minimums_by_score or ()):
-        cfg[C_SCORE_MINIMUMS + 2 * row] = min(threshold, 2**62)
-        cfg[C_SCORE_MINIMUMS + 2 * row + 1] = minimum
-    return cfg
-
-
-MAX_PLAYERS = 6
-MAX_OWNERS = 6
-MAX_DEALS = 30
-MAX_CARDS = 12 * CARDS_PER_DECK
+# The record is sized for the largest table the rules allow (rules.py's capacity limits).
+MAX_OWNERS = MAX_PLAYERS
+MAX_CARDS = MAX_DECKS * CARDS_PER_DECK
 
 
 def state_dtype() -> np.dtype:
@@ -100,6 +35,7 @@ def state_dtype() -> np.dtype:
             ("phase", np.int8),  # DRAW, PLAY or OVER
             ("went_out", np.int8),  # seat that went out in the last finished deal, -1 if none
             ("num_steps", np.int32),  # actions applied in this game
+            ("deals_ended", np.int16),  # deals finished so far (deal_scores holds their scores)
             # Card ids (cards.py): kinds, or suited naturals when runs are played.
             ("stock", np.int8, (cards,)),  # the top is stock[stock_len - 1]
             ("stock_len", np.int16),

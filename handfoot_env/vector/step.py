@@ -6,24 +6,34 @@ games in compiled code (``prange`` splits the batch over the cores).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit, prange
 
 from handfoot_env import actions as A
 from handfoot_env.cards import (
-    BLACK_THREE, FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
+    FIRST_NATURAL,
+    JOKER,
+    NUM_KINDS,
+    NUM_NATURALS,
+    NUM_SUITS,
+    RED_THREE,
+    TWO,
 )
-from handfoot_env.rewards import DEAL_REWARD_SCALE
+from handfoot_env.rule_facts import owner_of
 from handfoot_env.vector.masks import has_legal_action
 from handfoot_env.vector.rules_kernel import (
-    KIND_OF_CARD, START_JOKERS, START_NATURALS, START_TWOS, SUIT_OF_CARD, VALUES, action_reason,
-    current_take_reason, hand_total, minimum, owner_of,
+    KIND_OF_CARD,
+    START_JOKERS,
+    START_NATURALS,
+    START_TWOS,
+    SUIT_OF_CARD,
+    VALUES,
+    action_reason,
+    current_take_reason,
+    hand_total,
+    minimum,
 )
-from handfoot_env.vector.state import (
-    C_BLACK_PENALTY, C_BOOK, C_CLEAN, C_DEALS, C_DIRTY, C_DRAW, C_FOOT, C_HAND, C_ONE_PLUS_DISCARD,
-    C_OUT_BONUS, C_OWNERS, C_PLAYERS, C_RED_BONUS, C_RED_LAID, C_RED_UNLAID, C_RED_UNOPENED,
-    C_REWARD_GAME, C_RUNS, C_TAKE_COUNT, C_TARGET, C_UPCARD, DRAW, OVER, PLAY,
-)
+from handfoot_env.vector.scoring import owner_deal_score
+from handfoot_env.vector.state import DRAW, OVER, PLAY
 
 
 # ---------------------------------------------------------------------------- cards moving
@@ -49,10 +59,10 @@ def add_card(s, seat, card, to_foot):
 
 
 @njit(cache=True)
-def lay_down_red_threes(s, cfg, seat):
-    if cfg[C_RED_LAID] == 0:  # house: threes are held
+def lay_down_red_threes(s, rules, seat):
+    if rules.red_laid == 0:  # house: threes are held
         return
-    owner = owner_of(cfg, seat)
+    owner = owner_of(rules, seat)
     while s.hand[seat, RED_THREE] > 0:
         s.hand[seat, RED_THREE] -= 1
         s.table_cards[owner, RED_THREE] += 1
@@ -61,31 +71,31 @@ def lay_down_red_threes(s, cfg, seat):
 
 
 @njit(cache=True)
-def receive(s, cfg, seat, card):
+def receive(s, rules, seat, card):
     add_card(s, seat, card, False)
     if card == RED_THREE:
-        lay_down_red_threes(s, cfg, seat)
+        lay_down_red_threes(s, rules, seat)
 
 
 @njit(cache=True)
-def pick_up_foot(s, cfg, seat):
+def pick_up_foot(s, rules, seat):
     for k in range(NUM_KINDS):
         s.hand[seat, k] = s.foot[seat, k]
         s.foot[seat, k] = 0
-    if cfg[C_RUNS]:
+    if rules.runs:
         for suit in range(NUM_SUITS):
             for r in range(NUM_NATURALS):
                 s.hand_suits[seat, suit, r] = s.foot_suits[seat, suit, r]
                 s.foot_suits[seat, suit, r] = 0
     s.on_foot[seat] = 1
-    lay_down_red_threes(s, cfg, seat)
+    lay_down_red_threes(s, rules, seat)
 
 
 # ---------------------------------------------------------------------------- the deal
 @njit(cache=True)
-def start_deal(s, cfg, packs):
+def start_deal(s, rules, packs):
     """Reference ``_start_deal``: deal the cards, then ``open_deal``."""
-    n = cfg[C_PLAYERS]
+    n = rules.players
     s.dealer = (s.first_dealer + s.deal) % n
     s.current = (s.dealer + 1) % n
     s.phase = DRAW
@@ -107,24 +117,24 @@ def start_deal(s, cfg, packs):
     pack = packs[s.deal]
     cards = pack.shape[0]
     position = 0
-    for i in range(cfg[C_HAND] * n):
+    for i in range(rules.hand_size * n):
         add_card(s, (s.current + i) % n, pack[position], False)
         position += 1
-    for i in range(cfg[C_FOOT] * n):
+    for i in range(rules.foot_size * n):
         add_card(s, (s.current + i) % n, pack[position], True)
         position += 1
     s.stock_len = cards - position
     for j in range(s.stock_len):
         s.stock[j] = pack[cards - 1 - j]
-    open_deal(s, cfg)
+    open_deal(s, rules)
 
 
 @njit(cache=True)
-def open_deal(s, cfg):
+def open_deal(s, rules):
     """Reference ``open_deal`` without its ``_begin_turn`` (see ``settle``): the upcard,
     then the dealt red threes seat by seat from the first player."""
-    n = cfg[C_PLAYERS]
-    if cfg[C_UPCARD]:
+    n = rules.players
+    if rules.upcard:
         for _ in range(s.stock_len):
             card = pop_stock(s)
             if KIND_OF_CARD[card] >= FIRST_NATURAL:
@@ -136,88 +146,34 @@ def open_deal(s, cfg):
             s.stock[0] = card
             s.stock_len += 1
     for i in range(n):
-        lay_down_red_threes(s, cfg, (s.current + i) % n)
+        lay_down_red_threes(s, rules, (s.current + i) % n)
 
 
 @njit(cache=True)
-def held_penalty(cfg, cards):
-    cost = 0
-    for k in range(NUM_KINDS):
-        if k == BLACK_THREE:
-            cost += cards[k] * cfg[C_BLACK_PENALTY]
-        elif k == RED_THREE:
-            cost += cards[k] * cfg[C_RED_UNLAID]
-        else:
-            cost += cards[k] * VALUES[k]
-    return cost
-
-
-@njit(cache=True)
-def end_deal(s, cfg, packs, went_out, rewards):
-    """Reference ``_end_deal`` and ``score_deal``; adds the seats' rewards to ``rewards``."""
-    n = cfg[C_PLAYERS]
-    owners = cfg[C_OWNERS]
+def end_deal(s, rules, packs, went_out):
+    """Reference ``_end_deal`` and ``score_deal``: score the deal, then the next deal or the end."""
     s.went_out = went_out
-    scores = np.zeros(owners, dtype=np.int64)
-    for o in range(owners):
-        score = 0
-        for k in range(NUM_KINDS):
-            score += s.table_cards[o, k] * VALUES[k]
-        score += s.books[o, 0] * cfg[C_CLEAN] + s.books[o, 1] * cfg[C_DIRTY]
-        per_red = cfg[C_RED_BONUS]
-        if cfg[C_RED_UNOPENED] and s.opened[o] == 0:
-            per_red = -per_red
-        score += s.table_cards[o, RED_THREE] * per_red
-        if went_out >= 0 and owner_of(cfg, went_out) == o:
-            score += cfg[C_OUT_BONUS]
-        for seat in range(n):
-            if owner_of(cfg, seat) != o:
-                continue
-            score -= held_penalty(cfg, s.hand[seat])
-            if seat == s.current:
-                score -= held_penalty(cfg, s.staged_cards)
-            if s.on_foot[seat] == 0:
-                score -= held_penalty(cfg, s.foot[seat])
-        scores[o] = score
+    s.deals_ended += 1
+    for o in range(rules.owners):
+        score = owner_deal_score(s, rules, o, went_out)
         s.deal_scores[s.deal, o] = score
         s.totals[o] += score
-    if cfg[C_REWARD_GAME] == 0:
-        total = 0
-        for o in range(owners):
-            total += scores[o]
-        for seat in range(n):
-            own = owner_of(cfg, seat)
-            others = (total - scores[own]) / (owners - 1)
-            rewards[seat] += (scores[own] - others) / DEAL_REWARD_SCALE
     reached = False
-    if cfg[C_TARGET] > 0:
-        for o in range(owners):
-            reached = reached or s.totals[o] >= cfg[C_TARGET]
-    if s.deal + 1 >= cfg[C_DEALS] or reached:
+    if rules.target > 0:
+        for o in range(rules.owners):
+            reached = reached or s.totals[o] >= rules.target
+    if s.deal + 1 >= rules.deals or reached:
         s.phase = OVER
-        if cfg[C_REWARD_GAME]:
-            best = s.totals[0]
-            for o in range(owners):
-                best = max(best, s.totals[o])
-            winners = 0
-            winner = -1
-            for o in range(owners):
-                if s.totals[o] == best:
-                    winners += 1
-                    winner = o
-            for seat in range(n):
-                if winners == 1:
-                    rewards[seat] += 1.0 if owner_of(cfg, seat) == winner else -1.0
         return
     s.deal += 1
-    start_deal(s, cfg, packs)
+    start_deal(s, rules, packs)
 
 
 @njit(cache=True)
-def settle(s, cfg, packs, rewards):
+def settle(s, rules, packs):
     """Reference ``_begin_turn``: while the player to move can neither draw nor take, the deal ends."""
-    while s.phase != OVER and s.stock_len < cfg[C_DRAW] and current_take_reason(s, cfg) != 0:
-        end_deal(s, cfg, packs, -1, rewards)
+    while s.phase != OVER and s.stock_len < rules.draw_count and current_take_reason(s, rules) != 0:
+        end_deal(s, rules, packs, -1)
 
 
 # ---------------------------------------------------------------------------- groups
@@ -234,7 +190,7 @@ def clear_staged(s):
 
 
 @njit(cache=True)
-def add_to_table(s, cfg, owner, rank, n, t, j):
+def add_to_table(s, rules, owner, rank, n, t, j):
     """Add cards to the owner's unfinished group of ``rank`` (starting it if there is none)."""
     s.groups[owner, rank, 0] += n
     s.groups[owner, rank, 1] += t
@@ -242,7 +198,7 @@ def add_to_table(s, cfg, owner, rank, n, t, j):
     s.table_cards[owner, rank + FIRST_NATURAL] += n
     s.table_cards[owner, TWO] += t
     s.table_cards[owner, JOKER] += j
-    if s.groups[owner, rank, 0] + s.groups[owner, rank, 1] + s.groups[owner, rank, 2] >= cfg[C_BOOK]:
+    if s.groups[owner, rank, 0] + s.groups[owner, rank, 1] + s.groups[owner, rank, 2] >= rules.book_size:
         dirty = 0 if s.groups[owner, rank, 1] + s.groups[owner, rank, 2] == 0 else 1
         s.books[owner, dirty] += 1
         s.book_ranks[owner, rank, dirty] += 1
@@ -250,7 +206,7 @@ def add_to_table(s, cfg, owner, rank, n, t, j):
 
 
 @njit(cache=True)
-def add_to_staged(s, cfg, rank, n, t, j):
+def add_to_staged(s, rules, rank, n, t, j):
     s.staged_groups[rank, 0] += n
     s.staged_groups[rank, 1] += t
     s.staged_groups[rank, 2] += j
@@ -258,7 +214,7 @@ def add_to_staged(s, cfg, rank, n, t, j):
     s.staged_cards[TWO] += t
     s.staged_cards[JOKER] += j
     s.staged_value += n * VALUES[rank + FIRST_NATURAL] + t * VALUES[TWO] + j * VALUES[JOKER]
-    if s.staged_groups[rank, 0] + s.staged_groups[rank, 1] + s.staged_groups[rank, 2] >= cfg[C_BOOK]:
+    if s.staged_groups[rank, 0] + s.staged_groups[rank, 1] + s.staged_groups[rank, 2] >= rules.book_size:
         dirty = 0 if s.staged_groups[rank, 1] + s.staged_groups[rank, 2] == 0 else 1
         s.staged_books[dirty] += 1
         s.staged_book_ranks[rank, dirty] += 1
@@ -286,15 +242,15 @@ def open_side(s, owner):
 
 
 @njit(cache=True)
-def after_meld(s, cfg, packs, rewards):
+def after_meld(s, rules, packs):
     p = s.current
     if hand_total(s, p) > 0:
         return
     if s.on_foot[p]:
-        end_deal(s, cfg, packs, p, rewards)
-        settle(s, cfg, packs, rewards)
+        end_deal(s, rules, packs, p)
+        settle(s, rules, packs)
     else:
-        pick_up_foot(s, cfg, p)
+        pick_up_foot(s, rules, p)
 
 
 @njit(cache=True)
@@ -325,21 +281,21 @@ def lay_card(s, owner, opened, kind):
 
 
 @njit(cache=True)
-def finish_meld(s, cfg, packs, owner, opened, rewards):
+def finish_meld(s, rules, packs, owner, opened):
     """After a run or book-of-2s card: open once the staged melds reach the minimum, then
     the foot (reference ``_meld``'s end)."""
     if not opened:
-        if s.staged_value < minimum(s, cfg, owner):
+        if s.staged_value < minimum(s, rules, owner):
             return  # still staging
         open_side(s, owner)
-    after_meld(s, cfg, packs, rewards)
+    after_meld(s, rules, packs)
 
 
 @njit(cache=True)
-def meld_run(s, cfg, packs, op, suit, rank, rewards):
+def meld_run(s, rules, packs, op, suit, rank):
     """Start a run of ``suit`` at ``rank`` (op 0), or extend it down (1) or up (2)."""
     p = s.current
-    owner = owner_of(cfg, p)
+    owner = owner_of(rules, p)
     opened = s.opened[owner] != 0
     length = s.runs[owner, suit, 0] if opened else s.staged_runs[suit, 0]
     low = s.runs[owner, suit, 1] if opened else s.staged_runs[suit, 1]
@@ -354,7 +310,7 @@ def meld_run(s, cfg, packs, op, suit, rank, rewards):
         if not opened:
             s.staged_suits[suit, r] += 1
         lay_card(s, owner, opened, r + FIRST_NATURAL)
-    if length >= cfg[C_BOOK]:  # a red canasta: closed
+    if length >= rules.book_size:  # a red canasta: closed
         length = 0
         low = 0
         if opened:
@@ -367,19 +323,19 @@ def meld_run(s, cfg, packs, op, suit, rank, rewards):
     else:
         s.staged_runs[suit, 0] = length
         s.staged_runs[suit, 1] = low
-    finish_meld(s, cfg, packs, owner, opened, rewards)
+    finish_meld(s, rules, packs, owner, opened)
 
 
 @njit(cache=True)
-def meld_twos(s, cfg, packs, op, rewards):
+def meld_twos(s, rules, packs, op):
     """Start the book of 2s with three (op 0) or add one (op 1)."""
-    owner = owner_of(cfg, s.current)
+    owner = owner_of(rules, s.current)
     opened = s.opened[owner] != 0
     count = 3 if op == 0 else 1
     for _ in range(count):
         lay_card(s, owner, opened, TWO)
     size = (s.twos[owner] if opened else s.staged_twos) + count
-    if size >= cfg[C_BOOK]:  # a red canasta: closed
+    if size >= rules.book_size:  # a red canasta: closed
         size = 0
         if opened:
             s.books[owner, 0] += 1
@@ -389,13 +345,13 @@ def meld_twos(s, cfg, packs, op, rewards):
         s.twos[owner] = size
     else:
         s.staged_twos = size
-    finish_meld(s, cfg, packs, owner, opened, rewards)
+    finish_meld(s, rules, packs, owner, opened)
 
 
 @njit(cache=True)
-def meld(s, cfg, packs, op, rank, comp, rewards):
+def meld(s, rules, packs, op, rank, comp):
     p = s.current
-    owner = owner_of(cfg, p)
+    owner = owner_of(rules, p)
     kind = rank + FIRST_NATURAL
     n = t = j = 0
     if op == 0:
@@ -411,53 +367,53 @@ def meld(s, cfg, packs, op, rank, comp, rewards):
     s.hand[p, kind] -= n
     s.hand[p, TWO] -= t
     s.hand[p, JOKER] -= j
-    if cfg[C_RUNS]:  # the naturals leave the hand by suit (reference ``_book_suit``)
+    if rules.runs:  # the naturals leave the hand by suit (reference ``_book_suit``)
         for _ in range(n):
             suit = book_suit(s, p, rank)
             s.hand_suits[p, suit, rank] -= 1
             if s.opened[owner] == 0:
                 s.staged_suits[suit, rank] += 1
     if s.opened[owner]:
-        add_to_table(s, cfg, owner, rank, n, t, j)
+        add_to_table(s, rules, owner, rank, n, t, j)
     else:
-        add_to_staged(s, cfg, rank, n, t, j)
-        if s.staged_value < minimum(s, cfg, owner):
+        add_to_staged(s, rules, rank, n, t, j)
+        if s.staged_value < minimum(s, rules, owner):
             return  # still staging
         open_side(s, owner)
-    after_meld(s, cfg, packs, rewards)
+    after_meld(s, rules, packs)
 
 
 @njit(cache=True)
-def take_pile(s, cfg, packs, rewards):
+def take_pile(s, rules, packs):
     p = s.current
-    owner = owner_of(cfg, p)
+    owner = owner_of(rules, p)
     s.pile_len -= 1
     top = KIND_OF_CARD[s.pile[s.pile_len]]
     s.hand[p, top] -= 2
     if s.opened[owner]:
-        add_to_table(s, cfg, owner, top - FIRST_NATURAL, 3, 0, 0)
+        add_to_table(s, rules, owner, top - FIRST_NATURAL, 3, 0, 0)
     else:
-        add_to_staged(s, cfg, top - FIRST_NATURAL, 3, 0, 0)
+        add_to_staged(s, rules, top - FIRST_NATURAL, 3, 0, 0)
         open_side(s, owner)
-    count = s.pile_len if cfg[C_TAKE_COUNT] < 0 else cfg[C_TAKE_COUNT] - 1
+    count = s.pile_len if rules.take_count < 0 else rules.take_count - 1
     for _ in range(min(count, s.pile_len)):
         s.pile_len -= 1
-        receive(s, cfg, p, s.pile[s.pile_len])
+        receive(s, rules, p, s.pile[s.pile_len])
     s.phase = PLAY
-    after_meld(s, cfg, packs, rewards)
+    after_meld(s, rules, packs)
 
 
 @njit(cache=True)
-def take_top_discard(s, cfg):
+def take_top_discard(s, rules):
     """House: one card from the stock, then the top discard, into the hand."""
-    receive(s, cfg, s.current, pop_stock(s))
+    receive(s, rules, s.current, pop_stock(s))
     s.pile_len -= 1
-    receive(s, cfg, s.current, s.pile[s.pile_len])
+    receive(s, rules, s.current, s.pile[s.pile_len])
     s.phase = PLAY
 
 
 @njit(cache=True)
-def discard(s, cfg, packs, card, rewards):
+def discard(s, rules, packs, card):
     p = s.current
     kind = KIND_OF_CARD[card]
     suit = SUIT_OF_CARD[card]
@@ -468,136 +424,129 @@ def discard(s, cfg, packs, card, rewards):
     s.pile_len += 1
     for k in range(NUM_KINDS):  # staged melds that never reached the minimum go back
         s.hand[p, k] += s.staged_cards[k]
-    if cfg[C_RUNS]:
+    if rules.runs:
         for suit in range(NUM_SUITS):
             for r in range(NUM_NATURALS):
                 s.hand_suits[p, suit, r] += s.staged_suits[suit, r]
     clear_staged(s)
     if hand_total(s, p) == 0:
         if s.on_foot[p]:
-            end_deal(s, cfg, packs, p, rewards)
-            settle(s, cfg, packs, rewards)
+            end_deal(s, rules, packs, p)
+            settle(s, rules, packs)
             return
-        pick_up_foot(s, cfg, p)
-    s.current = (p + 1) % cfg[C_PLAYERS]
+        pick_up_foot(s, rules, p)
+    s.current = (p + 1) % rules.players
     s.phase = DRAW
-    settle(s, cfg, packs, rewards)
+    settle(s, rules, packs)
 
 
 @njit(cache=True)
-def apply_action(s, cfg, packs, action, rewards):
+def apply_action(s, rules, packs, action):
     """Apply a legal action (the caller has checked it)."""
     s.num_steps += 1
     if action == A.DRAW:
-        for _ in range(cfg[C_DRAW]):
+        for _ in range(rules.draw_count):
             if s.stock_len > 0:
-                receive(s, cfg, s.current, pop_stock(s))
+                receive(s, rules, s.current, pop_stock(s))
         s.phase = PLAY
     elif action == A.TAKE_PILE:
-        if cfg[C_ONE_PLUS_DISCARD]:
-            take_top_discard(s, cfg)
+        if rules.one_plus_discard:
+            take_top_discard(s, rules)
         else:
-            take_pile(s, cfg, packs, rewards)
+            take_pile(s, rules, packs)
     elif action < A.ADD_NATURAL:
         offset = action - A.START_GROUP
-        meld(s, cfg, packs, 0, offset // 3, offset % 3, rewards)
+        meld(s, rules, packs, 0, offset // 3, offset % 3)
     elif action < A.ADD_TWO:
-        meld(s, cfg, packs, 1, action - A.ADD_NATURAL, 0, rewards)
+        meld(s, rules, packs, 1, action - A.ADD_NATURAL, 0)
     elif action < A.ADD_JOKER:
-        meld(s, cfg, packs, 2, action - A.ADD_TWO, 0, rewards)
+        meld(s, rules, packs, 2, action - A.ADD_TWO, 0)
     elif action < A.DISCARD:
-        meld(s, cfg, packs, 3, action - A.ADD_JOKER, 0, rewards)
+        meld(s, rules, packs, 3, action - A.ADD_JOKER, 0)
     elif action < A.DISCARD_SUITED:
-        discard(s, cfg, packs, action - A.DISCARD, rewards)
+        discard(s, rules, packs, action - A.DISCARD)
     elif action < A.START_RUN:
-        discard(s, cfg, packs, NUM_KINDS + action - A.DISCARD_SUITED, rewards)  # the suited card id
+        discard(s, rules, packs, NUM_KINDS + action - A.DISCARD_SUITED)  # the suited card id
     elif action < A.EXTEND_RUN_DOWN:
         offset = action - A.START_RUN
-        meld_run(s, cfg, packs, 0, offset // A.RUN_STARTS, offset % A.RUN_STARTS, rewards)
+        meld_run(s, rules, packs, 0, offset // A.RUN_STARTS, offset % A.RUN_STARTS)
     elif action < A.EXTEND_RUN_UP:
-        meld_run(s, cfg, packs, 1, action - A.EXTEND_RUN_DOWN, 0, rewards)
+        meld_run(s, rules, packs, 1, action - A.EXTEND_RUN_DOWN, 0)
     elif action < A.START_TWOS_BOOK:
-        meld_run(s, cfg, packs, 2, action - A.EXTEND_RUN_UP, 0, rewards)
+        meld_run(s, rules, packs, 2, action - A.EXTEND_RUN_UP, 0)
     else:
-        meld_twos(s, cfg, packs, 0 if action == A.START_TWOS_BOOK else 1, rewards)
+        meld_twos(s, rules, packs, 0 if action == A.START_TWOS_BOOK else 1)
 
 
 # ---------------------------------------------------------------------------- batch kernels
-# Each kernel comes twice: split over the cores for large batches, serial for small ones
-# (where starting the threads would cost more than the work).
+# ``rules`` here is ``Rules.kernel``, a one-element record array (numba's parallel loops take
+# a record only inside an array).  Each kernel comes twice: split over the cores for large
+# batches, serial for small ones (where starting the threads would cost more than the work).
 @njit(cache=True)
-def reset_game(s, cfg, packs):
-    dummy = np.zeros(cfg[C_PLAYERS], dtype=np.float32)
-    s.first_dealer = cfg[C_PLAYERS] - 1  # decision: seat 0 starts deal 1
+def reset_game(s, rules, packs):
+    s.first_dealer = rules.players - 1  # decision: seat 0 starts deal 1
     s.deal = 0
+    s.deals_ended = 0
     s.num_steps = 0
     s.totals[:] = 0
     s.deal_scores[:] = 0
-    start_deal(s, cfg, packs)
-    settle(s, cfg, packs, dummy)
+    start_deal(s, rules, packs)
+    settle(s, rules, packs)
 
 
 @njit(cache=True)
-def reset_kernel(states, packs, cfg, index):
+def reset_kernel(states, packs, rules, index):
     """Start the games at ``index`` (their packs already shuffled) from deal 1."""
     for i in range(index.shape[0]):
-        reset_game(states[index[i]], cfg, packs[index[i]])
+        reset_game(states[index[i]], rules[0], packs[index[i]])
 
 
 @njit(cache=True)
-def open_deal_kernel(states, packs, cfg, index):
+def open_deal_kernel(states, packs, rules, index):
     """Open the deal of the games at ``index`` whose cards are dealt (loaded positions)."""
     for i in range(index.shape[0]):
-        s = states[index[i]]
-        open_deal(s, cfg)
-        settle(s, cfg, packs[index[i]], np.zeros(cfg[C_PLAYERS], dtype=np.float32))
+        open_deal(states[index[i]], rules[0])
+        settle(states[index[i]], rules[0], packs[index[i]])
 
 
 @njit(cache=True, parallel=True)
-def check_kernel_parallel(states, cfg, actions, active, errors):
+def check_kernel_parallel(states, rules, actions, active, errors):
     """Reason code (0 = legal) of each active game's action, changing nothing."""
     for b in prange(states.shape[0]):
-        errors[b] = action_reason(states[b], cfg, actions[b]) if active[b] else 0
+        errors[b] = action_reason(states[b], rules[0], actions[b]) if active[b] else 0
 
 
 @njit(cache=True)
-def check_kernel_serial(states, cfg, actions, active, errors):
+def check_kernel_serial(states, rules, actions, active, errors):
     for b in range(states.shape[0]):
-        errors[b] = action_reason(states[b], cfg, actions[b]) if active[b] else 0
+        errors[b] = action_reason(states[b], rules[0], actions[b]) if active[b] else 0
 
 
 @njit(cache=True)
-def end_deal_if_stuck(s, cfg, packs, rewards):
+def end_deal_if_stuck(s, rules, packs):
     """Reference ``_end_deal_if_stuck``: an empty stock and no legal action end the deal."""
-    if s.phase != OVER and s.stock_len == 0 and not has_legal_action(s, cfg):
-        end_deal(s, cfg, packs, -1, rewards)
-        settle(s, cfg, packs, rewards)
+    if s.phase != OVER and s.stock_len == 0 and not has_legal_action(s, rules):
+        end_deal(s, rules, packs, -1)
+        settle(s, rules, packs)
 
 
 @njit(cache=True)
-def apply_game(s, cfg, packs, action, rewards):
-    rewards[:] = 0.0
-    apply_action(s, cfg, packs, action, rewards)
-    end_deal_if_stuck(s, cfg, packs, rewards)
-    return s.phase == OVER
+def apply_game(s, rules, packs, action):
+    """Apply one checked, legal action; True if it ended a deal."""
+    deals_before = s.deals_ended
+    apply_action(s, rules, packs, action)
+    end_deal_if_stuck(s, rules, packs)
+    return s.deals_ended > deals_before
 
 
 @njit(cache=True, parallel=True)
-def apply_kernel_parallel(states, packs, cfg, actions, active, rewards, dones):
-    """Apply each active game's (checked, legal) action; rewards per seat, done when over."""
+def apply_kernel_parallel(states, packs, rules, actions, active, deal_over):
+    """Apply each active game's (checked, legal) action; ``deal_over[b]``: a deal ended."""
     for b in prange(states.shape[0]):
-        if active[b]:
-            dones[b] = apply_game(states[b], cfg, packs[b], actions[b], rewards[b])
-        else:
-            rewards[b, :] = 0.0
-            dones[b] = False
+        deal_over[b] = apply_game(states[b], rules[0], packs[b], actions[b]) if active[b] else False
 
 
 @njit(cache=True)
-def apply_kernel_serial(states, packs, cfg, actions, active, rewards, dones):
+def apply_kernel_serial(states, packs, rules, actions, active, deal_over):
     for b in range(states.shape[0]):
-        if active[b]:
-            dones[b] = apply_game(states[b], cfg, packs[b], actions[b], rewards[b])
-        else:
-            rewards[b, :] = 0.0
-            dones[b] = False
+        deal_over[b] = apply_game(states[b], rules[0], packs[b], actions[b]) if active[b] else False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import A, assert_illegal_actions_refused, fingerprint, kind, rank, scenario
 
 from handfoot_env import observation as O
 from handfoot_env.cards import BLACK_THREE, RED_THREE, TWO, suited_id
@@ -12,7 +13,6 @@ from handfoot_env.reference import Game
 from handfoot_env.reference.observe import observe
 from handfoot_env.reference.state import Run, TwosBook
 from handfoot_env.rules import Rules
-from helpers import A, assert_illegal_actions_refused, fingerprint, kind, rank, scenario
 
 K, Q, FOUR, ACE = rank("K"), rank("Q"), rank("4"), rank("A")
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+from helpers import play_random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from handfoot_env.reference import Game
 from handfoot_env.reference.invariants import check_position, recount_deal
 from handfoot_env.rules import Rules
-from helpers import play_random
 
 CONFIGS = [
     ("classic", 2), ("classic", 3), ("classic", 4), ("classic", 6), ("partnership", 4), ("house", 2), ("house", 4),

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers import fingerprint, play_random
 
 from handfoot_env.errors import RecordError, ScenarioError
 from handfoot_env.reference import Game
 from handfoot_env.reference.record import load_record, replay, save_record, to_record
 from handfoot_env.reference.scenario import load_scenario
 from handfoot_env.rules import Rules
-from helpers import fingerprint, play_random
 
 
 @pytest.fixture
@@ -154,8 +154,8 @@ def test_record_names_the_winners_and_says_when_a_game_is_a_tie(finished_game):
         stock: 7
         """
     )
-    from handfoot_env.cards import parse_kind
     from handfoot_env.actions import discard
+    from handfoot_env.cards import parse_kind
 
     tie.step(discard(parse_kind("5")))
     result = to_record(tie)["result"]

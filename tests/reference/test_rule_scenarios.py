@@ -5,13 +5,13 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from helpers import A, assert_illegal_actions_refused, kind, rank, scenario
 
 from handfoot_env.cards import RED_THREE
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import Game
 from handfoot_env.reference.scoring import held_penalty
 from handfoot_env.rules import Rules
-from helpers import A, assert_illegal_actions_refused, kind, rank, scenario
 
 K, Q, NINE = rank("K"), rank("Q"), rank("9")
 

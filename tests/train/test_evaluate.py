@@ -8,7 +8,7 @@ import numpy as np
 
 from agents import make_agent
 from handfoot_env import Rules
-from handfoot_env.cli import main
+from handfoot_lab.cli import main
 from train.evaluate import bradley_terry, crosstable_markdown, play_games, play_match, round_robin
 
 

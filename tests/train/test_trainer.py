@@ -126,7 +126,7 @@ def test_ctrl_c_saves_a_checkpoint_and_says_how_to_resume(tmp_path):
     import sys
     import time
 
-    args = [sys.executable, "-m", "handfoot_env.cli", "train", "--config", str(ROOT / "configs" / "quick.yaml")]
+    args = [sys.executable, "-m", "handfoot_lab.cli", "train", "--config", str(ROOT / "configs" / "quick.yaml")]
     for item in TINY + [f"run_dir={tmp_path}", "total_timesteps=100000000", "eval_every=0"]:
         args += ["--set", item]
     proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-
-from handfoot_env.cards import suited_id
 import pytest
 
 from handfoot_env import actions as A
 from handfoot_env import observation as O
+from handfoot_env.cards import suited_id
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import Game
 from handfoot_env.reference.observe import observe as reference_observe
@@ -45,8 +44,6 @@ def test_illegal_action_raises_and_changes_no_game(preset):
 def test_bad_construction_is_a_clear_error():
     with pytest.raises(ValueError, match="batch_size"):
         VectorEngine(Rules.preset("classic"), batch_size=0)
-    with pytest.raises(ValueError, match="reward_mode"):
-        VectorEngine(Rules.preset("classic"), reward_mode="points")
     with pytest.raises(ValueError, match="wild_books"):
         VectorEngine(Rules.preset("classic", wild_books=True))
 
@@ -57,7 +54,7 @@ def test_same_seed_same_games_and_autoreset_is_deterministic():
         rng = np.random.default_rng(1)
         finals = []
         for _ in range(2500):
-            _, dones = engine.step(random_actions(engine.legal_mask(), rng))
+            dones = engine.step(random_actions(engine.legal_mask(), rng)).game_over
             finals.extend(engine.final_totals[dones].tolist())
         return engine.states.tobytes(), finals
 

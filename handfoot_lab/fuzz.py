@@ -32,7 +32,6 @@ import numpy as np
 
 from handfoot_env import actions as A
 from handfoot_env.cards import BLACK_THREE, CARD_KIND, RED_THREE, is_natural
-from handfoot_env.differential import DeadEnd, Divergence, compare_outcome, compare_position
 from handfoot_env.reference import Game
 from handfoot_env.reference.game import DRAW_PHASE, PLAY_PHASE
 from handfoot_env.reference.invariants import InvariantError, check_position, recount_deal
@@ -41,6 +40,7 @@ from handfoot_env.reference.scoring import NO_LEGAL_ACTION, STOCK_EXHAUSTED
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
 from handfoot_env.vector.sampling import random_legal_actions
+from handfoot_lab.differential import DeadEnd, Divergence, compare_outcome, compare_position
 
 POLICIES = ("random", "greedy", "heuristic", "eager", "ppo", "mixed")
 MIXED_POOL = ("random", "greedy", "heuristic", "eager")  # ppo joins when it can be loaded
@@ -342,13 +342,13 @@ def fuzz_vector(rules: Rules, policy: str, steps: int, seed: int = 0, batch_size
             actions[wander] = random_legal_actions(masks[wander], explore)
         befores = [_Before.of(game) for game in refs]
         deals_before = [len(game.deal_results) for game in refs]
-        rewards, dones = engine.step(actions)
+        outcome = engine.step(actions)
         for b, game in enumerate(refs):
             try:
                 game.step(int(actions[b]))
                 count_corners(game, befores[b], int(actions[b]), corners)
-                totals = engine.final_totals[b] if dones[b] else engine.totals[b]
-                compare_outcome(game, deals_before[b], engine.reward_mode, rewards[b], dones[b], totals)
+                totals = engine.final_totals[b] if outcome.game_over[b] else engine.totals[b]
+                compare_outcome(game, deals_before[b], outcome, b, totals)
             except Divergence as exc:
                 report.record_failure("divergences", str(exc))
                 replace(b)
@@ -358,7 +358,7 @@ def fuzz_vector(rules: Rules, policy: str, steps: int, seed: int = 0, batch_size
                 replace(b)
                 continue
             report.steps += 1
-            if dones[b]:
+            if outcome.game_over[b]:
                 report.games += 1
                 replace(b)
         show(min(report.steps, steps), steps)

@@ -25,9 +25,17 @@ import numpy as np
 
 from handfoot_env import actions as A
 from handfoot_env.cards import (
-    BLACK_THREE, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
+    BLACK_THREE,
+    FIRST_NATURAL,
+    JOKER,
+    KIND_VALUES,
+    NUM_NATURALS,
+    NUM_SUITS,
+    RED_THREE,
+    TWO,
 )
 from handfoot_env.observation import ObservationView
+from handfoot_env.rules import Rules
 
 VALUES = np.asarray(KIND_VALUES, dtype=np.float64)
 # Discard scores, tuned by duplicate matches against `greedy` (see README): keeping pairs
@@ -40,6 +48,10 @@ LATE_STOCK = 4  # "late in the deal": fewer than this many stock cards per playe
 
 class HeuristicAgent:
     name = "heuristic"
+
+    def __init__(self, rules: Rules | None = None):
+        # The rule numbers its estimates use (book bonuses, going out); the presets share them.
+        self.rules = rules if rules is not None else Rules.preset("classic")
 
     def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         masks = np.asarray(masks, dtype=bool)
@@ -252,11 +264,13 @@ class HeuristicAgent:
     def _going_out_wins(self, view: ObservationView) -> bool:
         """Rough deal-score estimate: would ending the deal now leave my side ahead?"""
 
+        rules = self.rules
+
         def side_estimate(slot: int) -> float:
             header = view.side(slot)
-            return header[5] * 100 + header[3] * 500 + header[4] * 300
+            return header[5] * 100 + header[3] * rules.clean_book_bonus + header[4] * rules.dirty_book_bonus
 
-        mine = side_estimate(0) + 100 - float((view.hand * VALUES).sum())
+        mine = side_estimate(0) + rules.going_out_bonus - float((view.hand * VALUES).sum())
         theirs = max(side_estimate(s) for s in range(1, view.num_owners))
         held = sum(view.seat(s)[2] + view.seat(s)[3] for s in range(1, view.num_players)) * 8.0
         return mine > theirs - held / max(view.num_owners - 1, 1)

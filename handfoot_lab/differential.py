@@ -1,7 +1,8 @@
 """Differential testing: the reference and vector engines played side by side.
 
 Both engines start from the same seeds; at every step the legal masks, the mover's
-observations, the rewards, the scores and the done flags must be identical.  The same
+observations, the deals that end and their scores, the totals and the done flags must be
+identical.  The same
 random legal action is then applied to both.  A divergence raises :class:`Divergence`
 with the seed, the step and a replay record of the reference game up to that step.
 """
@@ -18,7 +19,6 @@ from handfoot_env.reference import Game
 from handfoot_env.reference.observe import observe
 from handfoot_env.reference.record import to_record
 from handfoot_env.reference.scenario import build_scenario
-from handfoot_env.rewards import deal_rewards, game_rewards
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
 
@@ -53,17 +53,6 @@ class DiffReport:
     games_finished: int = 0
 
 
-def reference_rewards(game: Game, deals_before: int, mode: str) -> np.ndarray:
-    """The rewards the reference game earned since it had ``deals_before`` finished deals."""
-    rewards = np.zeros(game.rules.num_players, dtype=np.float32)
-    if mode == "deal":
-        for result in game.deal_results[deals_before:]:
-            rewards += np.asarray(deal_rewards(result.scores, game.rules), dtype=np.float32)
-    elif game.is_over and len(game.deal_results) > deals_before:
-        rewards += np.asarray(game_rewards(game.totals, game.rules), dtype=np.float32)
-    return rewards
-
-
 def compare_position(game: Game, mask: np.ndarray, observation: np.ndarray) -> None:
     """The vector engine's mask and mover's observation against the reference game's; a
     position that is not over must have a legal action (:class:`DeadEnd`)."""
@@ -80,15 +69,18 @@ def compare_position(game: Game, mask: np.ndarray, observation: np.ndarray) -> N
         raise Divergence("observation", game, step, f"indices {diff[:10]} differ")
 
 
-def compare_outcome(game: Game, deals_before: int, reward_mode: str, rewards: np.ndarray, done: bool,
-                    totals: np.ndarray) -> None:
-    """After the same action: rewards, the done flag and the scores must agree."""
+def compare_outcome(game: Game, deals_before: int, outcome, b: int, totals: np.ndarray) -> None:
+    """After the same action: the deal that ended (if any) and its scores, the done flag and
+    the totals must agree (``outcome`` is the vector engine's ``StepOutcome``, ``b`` the row)."""
     step = len(game.actions)
-    ref_rewards = reference_rewards(game, deals_before, reward_mode)
-    if not np.allclose(ref_rewards, rewards, atol=1e-6):
-        raise Divergence("rewards", game, step, f"reference {ref_rewards.tolist()}, vector {rewards.tolist()}")
-    if bool(done) != game.is_over:
-        raise Divergence("done flag", game, step, f"reference {game.is_over}, vector {bool(done)}")
+    ended = len(game.deal_results) > deals_before
+    if ended != bool(outcome.deal_over[b]):
+        raise Divergence("deal end", game, step, f"reference {ended}, vector {bool(outcome.deal_over[b])}")
+    if ended and list(game.deal_results[-1].scores) != outcome.deal_scores[b].tolist():
+        raise Divergence("deal scores", game, step,
+                         f"reference {list(game.deal_results[-1].scores)}, vector {outcome.deal_scores[b].tolist()}")
+    if bool(outcome.game_over[b]) != game.is_over:
+        raise Divergence("done flag", game, step, f"reference {game.is_over}, vector {bool(outcome.game_over[b])}")
     if totals.tolist() != game.totals:
         raise Divergence("scores", game, step, f"reference {game.totals}, vector {totals.tolist()}")
 
@@ -98,7 +90,6 @@ def run_differential(
     batch_size: int,
     steps: int,
     seed: int = 0,
-    reward_mode: str = "deal",
     agent=None,
     explore: float = 0.1,
 ) -> DiffReport:
@@ -108,7 +99,7 @@ def run_differential(
     Actions are random legal ones, or an ``agent``'s (batched protocol of ``agents/``) with
     probability ``1 - explore`` each: scripted play reaches what random play rarely does
     (long runs, frozen melds, going out, games that end at the target score)."""
-    engine = VectorEngine(rules, batch_size=batch_size, seed=seed, reward_mode=reward_mode)
+    engine = VectorEngine(rules, batch_size=batch_size, seed=seed)
     refs = [Game(rules, int(s)) for s in engine.states["seed"]]
     rng = np.random.default_rng(seed)
     report = DiffReport()
@@ -124,13 +115,13 @@ def run_differential(
             chosen = np.asarray(agent.act(observations, masks))
             actions = np.where(rng.random(batch_size) < explore, actions, chosen)
         deals_before = [len(g.deal_results) for g in refs]
-        rewards, dones = engine.step(actions)
+        outcome = engine.step(actions)
         report.steps += batch_size
         for b, game in enumerate(refs):
             game.step(int(actions[b]))
-            totals = engine.final_totals[b] if dones[b] else engine.totals[b]
-            compare_outcome(game, deals_before[b], reward_mode, rewards[b], dones[b], totals)
-            if dones[b]:
+            totals = engine.final_totals[b] if outcome.game_over[b] else engine.totals[b]
+            compare_outcome(game, deals_before[b], outcome, b, totals)
+            if outcome.game_over[b]:
                 report.games_finished += 1
                 refs[b] = Game(rules, int(engine.states["seed"][b]))
     return report
@@ -141,28 +132,27 @@ class TwinGame:
 
     Reads go to the reference game (``twin.seats``, ``twin.why_illegal(a)``...).  Every
     ``step`` is applied to both engines, which must both accept it or both refuse it, and
-    then agree on the legal mask, every seat's observation, rewards, scores, phase and the
-    player to move; :class:`Divergence` says where they differ.  Setting an attribute
+    then agree on the legal mask, every seat's observation, the deal scores, the totals, the
+    phase and the player to move; :class:`Divergence` says where they differ.  Setting an attribute
     (``twin.current = 2``) changes the reference game and copies its position over again.
 
         twin = TwinGame.from_scenario(yaml_text)
         twin.step(A.DRAW)
     """
 
-    def __init__(self, game: Game, open_deal: bool = False, reward_mode: str = "deal"):
-        engine = VectorEngine(game.rules, batch_size=1, auto_reset=False, reward_mode=reward_mode)
+    def __init__(self, game: Game, open_deal: bool = False):
+        engine = VectorEngine(game.rules, batch_size=1, auto_reset=False)
         engine.load_position(0, game, open_deal=open_deal)
         if open_deal:
             game.open_deal()
         object.__setattr__(self, "game", game)
         object.__setattr__(self, "engine", engine)
-        object.__setattr__(self, "reward_mode", reward_mode)
         self.compare()
 
     @classmethod
-    def from_scenario(cls, source, reward_mode: str = "deal") -> "TwinGame":
+    def from_scenario(cls, source) -> "TwinGame":
         game, starts_deal = build_scenario(source)
-        return cls(game, open_deal=starts_deal, reward_mode=reward_mode)
+        return cls(game, open_deal=starts_deal)
 
     def __getattr__(self, name: str):
         if name.startswith("__") or name in ("game", "engine"):  # copying and pickling look these up
@@ -193,17 +183,15 @@ class TwinGame:
                 refused.append((name, exc))
             else:
                 if name == "vector":
-                    rewards = result[0][0]
+                    outcome = result
         if len(refused) == 1:
             name, exc = refused[0]
             raise Divergence("legality", self.game, len(self.game.actions),
                              f"only the {name} engine refused action {action!r}: {exc}")
         if refused:
             raise refused[0][1]
-        expected = reference_rewards(self.game, deals_before, self.reward_mode)
-        if not np.allclose(expected, rewards, atol=1e-6):
-            raise Divergence("rewards", self.game, len(self.game.actions),
-                             f"reference {expected.tolist()}, vector {rewards.tolist()}")
+        totals = self.engine.final_totals[0] if outcome.game_over[0] else self.engine.totals[0]
+        compare_outcome(self.game, deals_before, outcome, 0, totals)
         self.compare()
 
     def compare(self) -> None:

@@ -8,14 +8,13 @@ import sys
 
 import pytest
 
-from handfoot_env.cli import main
+from handfoot_lab.cli import main
 
-
-ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "handfoot_env.cli", *args], capture_output=True, text=True, cwd=ROOT)
+    return subprocess.run([sys.executable, "-m", "handfoot_lab.cli", *args], capture_output=True, text=True, cwd=ROOT)
 
 
 def test_demo_prints_a_score_table(capsys):

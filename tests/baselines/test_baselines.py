@@ -52,8 +52,9 @@ def test_heuristic_beats_greedy_beats_random(preset):
 
 def test_heuristic_opening_plan_limited_by_the_cards_it_may_stage():
     """Regression: with fewer spare cards than naturals, the plan's counts stay integers."""
-    from handfoot_env.reference.observe import observe
     from helpers import scenario
+
+    from handfoot_env.reference.observe import observe
 
     for hand in ("K K K K", "K K K K K 2", "A A A A A A A"):
         game = scenario(f"""

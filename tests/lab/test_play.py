@@ -7,13 +7,13 @@ import sys
 
 import numpy as np
 import pytest
+from helpers import rank, scenario
 
 from agents import make_agent
 from handfoot_env import actions as A
-from handfoot_env.play import PlaySession, coach_note, command_for, parse_command
 from handfoot_env.reference.observe import observe
 from handfoot_env.rules import Rules
-from helpers import rank, scenario
+from handfoot_lab.play import PlaySession, coach_note, command_for, parse_command
 
 
 def play_through_commands(rules: Rules, hint_every: int | None = None):
@@ -49,7 +49,7 @@ def test_a_whole_game_through_the_commands(preset):
 
 def test_play_over_a_plain_pipe():
     commands = "s\nh\nm A A A\nt\n?\nbogus\nq\n"
-    proc = subprocess.run([sys.executable, "-m", "handfoot_env.cli", "play", "--seed", "3"], input=commands,
+    proc = subprocess.run([sys.executable, "-m", "handfoot_lab.cli", "play", "--seed", "3"], input=commands,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
@@ -126,8 +126,9 @@ def test_house_commands():
 
 
 def test_a_multi_card_command_is_checked_whole_and_applied_whole_or_not_at_all():
-    from handfoot_env.play import CommandError
     from helpers import fingerprint
+
+    from handfoot_lab.play import CommandError
 
     game = scenario("""
     preset: classic

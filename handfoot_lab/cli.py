@@ -18,7 +18,7 @@ from handfoot_env import actions as A
 from handfoot_env.errors import IllegalActionError, RecordError, ScenarioError
 from handfoot_env.rules import PRESET_NAMES, Rules
 
-FUZZ_POLICIES = ("random", "greedy", "heuristic", "eager", "ppo", "mixed")  # handfoot_env.fuzz.POLICIES
+FUZZ_POLICIES = ("random", "greedy", "heuristic", "eager", "ppo", "mixed")  # handfoot_lab.fuzz.POLICIES
 
 
 def _writable_path(path: str, option: str) -> str:
@@ -147,7 +147,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _fuzz_one(job: tuple) -> dict:
-    from handfoot_env.fuzz import fuzz_reference, fuzz_vector
+    from handfoot_lab.fuzz import fuzz_reference, fuzz_vector
 
     engine, rules_dict, policy, size, seed, progress = job
     rules = Rules.from_dict(rules_dict)
@@ -158,7 +158,7 @@ def _fuzz_one(job: tuple) -> dict:
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
     """Whole games under a policy: invariants at every step (reference), or both engines compared (vector)."""
-    from handfoot_env.fuzz import CORNERS, default_configs
+    from handfoot_lab.fuzz import CORNERS, default_configs
 
     _require_positive(args, "games", "steps", "jobs")
     configs = [_rules_from_args(args)] if args.preset or args.players or args.deals else default_configs()
@@ -208,7 +208,7 @@ def _require_positive(args: argparse.Namespace, *names: str) -> None:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Steps per second, games per second and peak memory of both engines."""
-    from handfoot_env.bench import format_table, machine_description, run_bench
+    from handfoot_lab.bench import format_table, machine_description, run_bench
 
     batches = _int_list(args.batches, "--batches")
     if not args.seconds > 0:
@@ -299,7 +299,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """A terminal game for one person against agents, with Hint and Coach."""
-    from handfoot_env.play import run_play
+    from handfoot_lab.play import run_play
 
     return run_play(args.preset, args.opponents, args.partner, args.hint, args.seed, not args.no_coach, args.players)
 

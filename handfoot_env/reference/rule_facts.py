@@ -1,0 +1,43 @@
+"""The reference engine's own reading of the rule facts, in plain Python.
+
+``handfoot_env/rule_facts.py`` holds the compiled versions that ``Rules`` and the vector
+engine share.  The reference engine does not use them: it is the oracle the fast side is
+tested against, so each fact is written here a second time, as plainly as RULES.md says it,
+and the differential tests hold the two readings to the same answers.
+"""
+
+from __future__ import annotations
+
+from handfoot_env.rules import Rules
+
+
+def owner_of(rules: Rules, seat: int) -> int:
+    """Partners (seats 0+2, 1+3) share one owner; otherwise every player owns its melds."""
+    return seat % rules.num_owners if rules.partnerships else seat
+
+
+def members_of(rules: Rules, owner: int) -> list[int]:
+    return [seat for seat in range(rules.num_players) if owner_of(rules, seat) == owner]
+
+
+def opening_minimum(rules: Rules, deal_index: int, running_total: int) -> int:
+    """By deal (50 / 90 / 120 / 150), or in house by the running total before the deal."""
+    if rules.minimums_by_score is None:
+        return rules.deal_minimums[deal_index]
+    for threshold, minimum in rules.minimums_by_score:
+        if running_total < threshold:
+            return minimum
+    return rules.minimums_by_score[-1][1]
+
+
+def wilds_allowed(rules: Rules, naturals: int, wilds: int) -> bool:
+    """Naturals outnumber wilds, at most ``max_wilds`` wilds, and the variation's own limit."""
+    if wilds == 0:
+        return naturals >= 1
+    if naturals <= wilds or wilds > rules.max_wilds:
+        return False
+    if rules.wild_limit == "by_size":  # 1 wild in groups of 3-5, 2 in groups of 6-7
+        return wilds <= (1 if naturals + wilds <= 5 else 2)
+    if rules.wild_limit == "four_naturals":  # wilds only with at least 4 naturals
+        return naturals >= 4
+    return True

@@ -1,0 +1,58 @@
+"""Deal scores, compiled: one function for the end of a deal and for the score so far.
+
+``owner_deal_score`` gathers an owner's parts of the deal from the record (melds, books, red
+threes, what its members still hold) and ``rule_facts.deal_score`` adds them up; the
+end of a deal (``step.end_deal``) and the running scores that shaping rewards read
+(``VectorEngine.running_scores``) both call it.
+"""
+
+from __future__ import annotations
+
+from numba import njit, prange
+
+from handfoot_env.cards import BLACK_THREE, NUM_KINDS, RED_THREE
+from handfoot_env.rule_facts import deal_score, owner_of
+from handfoot_env.vector.rules_kernel import VALUES
+
+
+@njit(cache=True)
+def held_cost(rules, cards):
+    """What cards still held at the end of a deal cost (threes by the rules' penalties)."""
+    cost = 0
+    for k in range(NUM_KINDS):
+        if k == BLACK_THREE:
+            cost += cards[k] * rules.black_penalty
+        elif k == RED_THREE:
+            cost += cards[k] * rules.red_unlaid_penalty
+        else:
+            cost += cards[k] * VALUES[k]
+    return cost
+
+
+@njit(cache=True)
+def owner_deal_score(s, rules, owner, went_out):
+    """``owner``'s score for the deal as it stands, ``went_out`` being the seat that went out
+    (-1: nobody, the deal ended or is scored so far)."""
+    melded = 0
+    for k in range(NUM_KINDS):
+        melded += s.table_cards[owner, k] * VALUES[k]
+    held = 0
+    for seat in range(rules.players):
+        if owner_of(rules, seat) != owner:
+            continue
+        held += held_cost(rules, s.hand[seat])
+        if seat == s.current:
+            held += held_cost(rules, s.staged_cards)
+        if s.on_foot[seat] == 0:
+            held += held_cost(rules, s.foot[seat])
+    out = went_out >= 0 and owner_of(rules, went_out) == owner
+    return deal_score(rules, melded, s.books[owner, 0], s.books[owner, 1], s.table_cards[owner, RED_THREE],
+                      s.opened[owner] != 0, out, held)
+
+
+@njit(cache=True, parallel=True)
+def running_scores_kernel(states, rules, out):
+    """``out[b, o]``: owner ``o``'s score of game ``b``'s deal in progress, as it stands."""
+    for b in prange(states.shape[0]):
+        for o in range(rules[0].owners):
+            out[b, o] = owner_deal_score(states[b], rules[0], o, -1)

@@ -37,14 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from handfoot_env.cards import (
-    KIND_NAMES,
-    NUM_KINDS,
-    NUM_NATURALS,
-    NUM_SUITS,
-    SUIT_NAMES,
-    natural_kind,
-)
+from handfoot_env.cards import KIND_NAMES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, SUIT_NAMES, natural_kind
 
 RUN_STARTS = 9  # a run of three starts at 4 .. Q
 

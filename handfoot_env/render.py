@@ -10,14 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from handfoot_env.cards import (
-    FIRST_NATURAL,
-    KIND_NAMES,
-    NUM_KINDS,
-    NUM_NATURALS,
-    NUM_SUITS,
-    SUIT_LETTERS,
-    card_name,
-    format_counts,
+    FIRST_NATURAL, KIND_NAMES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, SUIT_LETTERS, card_name, format_counts,
     natural_kind,
 )
 from handfoot_env.rules import Rules

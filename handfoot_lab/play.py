@@ -34,26 +34,13 @@ from collections.abc import Callable
 
 from handfoot_env import actions as A
 from handfoot_env.cards import (
-    JOKER,
-    KIND_NAMES,
-    NUM_SUITS,
-    SUIT_LETTERS,
-    TWO,
-    is_natural,
-    natural_kind,
-    parse_card,
-    parse_kind,
+    JOKER, KIND_NAMES, NUM_SUITS, SUIT_LETTERS, TWO, is_natural, natural_kind, parse_card, parse_kind,
     rank_of,
 )
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import Game
 from handfoot_env.reference.observe import observe
-from handfoot_env.reference.state import (
-    count_books,
-    unfinished_group,
-    unfinished_run,
-    unfinished_twos_book,
-)
+from handfoot_env.reference.state import count_books, unfinished_group, unfinished_run, unfinished_twos_book
 from handfoot_env.render import format_hand, render_scores, render_table
 from handfoot_env.rules import Rules
 

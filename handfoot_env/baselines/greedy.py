@@ -9,15 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from handfoot_env import actions as A
-from handfoot_env.cards import (
-    BLACK_THREE,
-    JOKER,
-    NUM_NATURALS,
-    NUM_SUITS,
-    RED_THREE,
-    TWO,
-    natural_kind,
-)
+from handfoot_env.cards import BLACK_THREE, JOKER, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO, natural_kind
 
 # Melds first, naturals before wilds; then discards from least to most valuable.
 _MELD_ORDER = (

@@ -25,14 +25,7 @@ import numpy as np
 
 from handfoot_env import actions as A
 from handfoot_env.cards import (
-    BLACK_THREE,
-    FIRST_NATURAL,
-    JOKER,
-    KIND_VALUES,
-    NUM_NATURALS,
-    NUM_SUITS,
-    RED_THREE,
-    TWO,
+    BLACK_THREE, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
 )
 from handfoot_env.observation import ObservationView
 from handfoot_env.rules import Rules

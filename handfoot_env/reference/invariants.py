@@ -5,14 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from handfoot_env.cards import (
-    BLACK_THREE,
-    KIND_VALUES,
-    NUM_KINDS,
-    NUM_NATURALS,
-    RED_THREE,
-    card_id_counts,
-    deck_counts,
-    natural_kind,
+    BLACK_THREE, KIND_VALUES, NUM_KINDS, NUM_NATURALS, RED_THREE, card_id_counts, deck_counts, natural_kind,
     suited_id,
 )
 from handfoot_env.reference import rule_facts as facts

@@ -39,22 +39,12 @@ from typing import Any
 import numpy as np
 
 from handfoot_env.cards import (
-    CARD_KIND,
-    CARD_SUIT,
-    JOKER,
-    NUM_CARD_IDS,
-    NUM_SUITS,
-    RED_THREE,
-    TWO,
-    card_id_counts,
-    card_name,
-    is_natural,
-    parse_card,
-    rank_of,
-    suited_id,
+    CARD_KIND, CARD_SUIT, JOKER, NUM_CARD_IDS, NUM_SUITS, RED_THREE, TWO, card_id_counts, card_name,
+    is_natural, parse_card, rank_of, suited_id,
 )
 from handfoot_env.errors import ScenarioError
 from handfoot_env.reference import rule_facts as facts
+from handfoot_env.reference.deal import add_card
 from handfoot_env.reference.game import DRAW_PHASE, PLAY_PHASE, Game
 from handfoot_env.reference.state import Group, Meld, Run, Seat, Side, TwosBook
 from handfoot_env.rules import Rules, require_supported
@@ -124,7 +114,7 @@ def _meld(cards: list[int], rules: Rules, where: str) -> Meld:
 
 def _put(seat: Seat, part: str, cards: list[int]) -> None:
     for card in cards:
-        Game._add_card(seat, card, part)
+        add_card(seat, card, part)
 
 
 def load_scenario(source: str | dict) -> Game:

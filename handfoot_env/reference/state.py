@@ -10,15 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from handfoot_env.cards import (
-    JOKER,
-    KIND_VALUES,
-    NUM_KINDS,
-    NUM_NATURALS,
-    NUM_SUITS,
-    TWO,
-    natural_kind,
-)
+from handfoot_env.cards import JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, TWO, natural_kind
+
+DRAW_PHASE, PLAY_PHASE, GAME_OVER = "draw", "play", "game_over"  # a game's phases
 
 
 @dataclass

@@ -23,8 +23,8 @@ from handfoot_env import actions as A
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules, require_supported
-from handfoot_env.vector import masks, observe, scoring, step
-from handfoot_env.vector.rules_kernel import REASONS
+from handfoot_env.vector import batch
+from handfoot_env.vector.legality import REASONS
 from handfoot_env.vector.state import OVER, fill_packs, make_packs, state_dtype
 
 # From this batch size on, kernels split the games over the cores.
@@ -60,10 +60,10 @@ class VectorEngine:
         self.states = np.zeros(self.batch_size, dtype=state_dtype())
         self.packs = make_packs(self.batch_size, rules)
         parallel = self.batch_size >= PARALLEL_FROM
-        self._mask_kernel = masks.mask_kernel_parallel if parallel else masks.mask_kernel_serial
-        self._observe_kernel = observe.observe_kernel_parallel if parallel else observe.observe_kernel_serial
-        self._check_kernel = step.check_kernel_parallel if parallel else step.check_kernel_serial
-        self._apply_kernel = step.apply_kernel_parallel if parallel else step.apply_kernel_serial
+        self._mask_kernel = batch.mask_kernel_parallel if parallel else batch.mask_kernel_serial
+        self._observe_kernel = batch.observe_kernel_parallel if parallel else batch.observe_kernel_serial
+        self._check_kernel = batch.check_kernel_parallel if parallel else batch.check_kernel_serial
+        self._apply_kernel = batch.apply_kernel_parallel if parallel else batch.apply_kernel_serial
         self._movers = np.full(self.batch_size, -1, dtype=np.int64)
         self._all_active = np.ones(self.batch_size, dtype=np.bool_)
         self.final_totals = np.zeros((self.batch_size, rules.num_owners), dtype=np.int32)
@@ -103,12 +103,12 @@ class VectorEngine:
             raise ValueError(f"game index must be from 0 to {self.batch_size - 1}, got {b}")
         write_position(self.states, self.packs, b, game)
         if open_deal:
-            step.open_deal_kernel(self.states, self.packs, self.kernel_rules, np.array([b], dtype=np.int64))
+            batch.open_deal_kernel(self.states, self.packs, self.kernel_rules, np.array([b], dtype=np.int64))
         self._next_seed = max(getattr(self, "_next_seed", 0), game.seed + 1)
 
     def _start_games(self, index: np.ndarray, seeds: np.ndarray) -> None:
         fill_packs(self.states, self.packs, index, seeds, self.rules)
-        step.reset_kernel(self.states, self.packs, self.kernel_rules, np.asarray(index, dtype=np.int64))
+        batch.reset_kernel(self.states, self.packs, self.kernel_rules, np.asarray(index, dtype=np.int64))
 
     # ------------------------------------------------------------------ queries
     def legal_mask(self) -> np.ndarray:
@@ -195,7 +195,7 @@ class VectorEngine:
         """``[B, owners]``: each owner's score of the deal in progress as it stands, as if it
         ended now with nobody out (the same scoring as the end of a deal)."""
         out = np.zeros((self.batch_size, self.rules.num_owners), dtype=np.int64)
-        scoring.running_scores_kernel(self.states, self.kernel_rules, out)
+        batch.running_scores_kernel(self.states, self.kernel_rules, out)
         return out
 
     def why_illegal(self, b: int, action: int) -> str | None:

@@ -4,18 +4,12 @@ Mirrors ``reference/observe.py`` field for field."""
 
 from __future__ import annotations
 
-from numba import njit, prange
+from numba import njit
 
 from handfoot_env import observation as O
 from handfoot_env.cards import NUM_KINDS, NUM_NATURALS, NUM_SUITS
-from handfoot_env.vector.rules_kernel import (
-    KIND_OF_CARD,
-    SUIT_OF_CARD,
-    VALUES,
-    hand_total,
-    minimum,
-    owner_of,
-    staged_total,
+from handfoot_env.vector.legality import (
+    KIND_OF_CARD, SUIT_OF_CARD, VALUES, hand_total, minimum, owner_of, staged_total,
 )
 from handfoot_env.vector.state import DRAW, PLAY
 
@@ -122,18 +116,3 @@ def fill_house(s, rules, seat, my_owner, obs):
     obs[O.HOUSE_RULES + 1] = rules.twos_books
     obs[O.HOUSE_RULES + 2] = rules.one_plus_discard
     obs[O.HOUSE_RULES + 3] = rules.frozen
-
-
-@njit(cache=True, parallel=True)
-def observe_kernel_parallel(states, rules, seats, observations):
-    """The observation of ``seats[b]`` in each game (-1: the player to move)."""
-    for b in prange(states.shape[0]):
-        seat = states[b].current if seats[b] < 0 else seats[b]
-        fill_observation(states[b], rules[0], seat, observations[b])
-
-
-@njit(cache=True)
-def observe_kernel_serial(states, rules, seats, observations):
-    for b in range(states.shape[0]):
-        seat = states[b].current if seats[b] < 0 else seats[b]
-        fill_observation(states[b], rules[0], seat, observations[b])

@@ -8,11 +8,11 @@ end of a deal (``step.end_deal``) and the running scores that shaping rewards re
 
 from __future__ import annotations
 
-from numba import njit, prange
+from numba import njit
 
 from handfoot_env.cards import BLACK_THREE, NUM_KINDS, RED_THREE
 from handfoot_env.rule_facts import deal_score, owner_of
-from handfoot_env.vector.rules_kernel import VALUES
+from handfoot_env.vector.legality import VALUES
 
 
 @njit(cache=True)
@@ -48,11 +48,3 @@ def owner_deal_score(s, rules, owner, went_out):
     out = went_out >= 0 and owner_of(rules, went_out) == owner
     return deal_score(rules, melded, s.books[owner, 0], s.books[owner, 1], s.table_cards[owner, RED_THREE],
                       s.opened[owner] != 0, out, held)
-
-
-@njit(cache=True, parallel=True)
-def running_scores_kernel(states, rules, out):
-    """``out[b, o]``: owner ``o``'s score of game ``b``'s deal in progress, as it stands."""
-    for b in prange(states.shape[0]):
-        for o in range(rules[0].owners):
-            out[b, o] = owner_deal_score(states[b], rules[0], o, -1)

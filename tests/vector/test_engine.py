@@ -10,6 +10,7 @@ from handfoot_env import observation as O
 from handfoot_env.cards import suited_id
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import Game
+from handfoot_env.reference.deal import add_card
 from handfoot_env.reference.observe import observe as reference_observe
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
@@ -120,7 +121,7 @@ def _hide_and_shuffle(game: Game, observer: int, rng) -> None:
             setattr(seat, part, [0] * 15)
             setattr(seat, f"{part}_suits", [[0] * 11 for _ in range(4)])
             for card in cards:
-                Game._add_card(seat, card, part)
+                add_card(seat, card, part)
     game.stock = [int(k) for k in rng.permutation(pool + reds)]
 
 

@@ -1,154 +1,25 @@
-"""Transitions, compiled: deal, draw, take, meld, discard, scoring — mirroring ``reference/game.py``.
-
-Every function works on one game's record ``s``; the batch kernels at the bottom loop over
-games in compiled code (``prange`` splits the batch over the cores).
-"""
+"""Transitions, compiled: what each legal action does to one game (reference
+``reference/transitions.py``), and the end of a deal.  Every function works on one game's
+record ``s``; ``batch.py`` loops them over the games."""
 
 from __future__ import annotations
 
-from numba import njit, prange
+from numba import njit
 
-from handfoot_env import actions as A
-from handfoot_env.cards import (
-    FIRST_NATURAL,
-    JOKER,
-    NUM_KINDS,
-    NUM_NATURALS,
-    NUM_SUITS,
-    RED_THREE,
-    TWO,
-)
+from handfoot_env.cards import FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS, TWO
 from handfoot_env.rule_facts import owner_of
-from handfoot_env.vector.masks import has_legal_action
-from handfoot_env.vector.rules_kernel import (
-    KIND_OF_CARD,
-    START_JOKERS,
-    START_NATURALS,
-    START_TWOS,
-    SUIT_OF_CARD,
-    VALUES,
-    action_reason,
-    current_take_reason,
-    hand_total,
-    minimum,
+from handfoot_env.vector.deal import clear_staged, pick_up_foot, pop_stock, receive, start_deal
+from handfoot_env.vector.legality import (
+    DISCARD_ACTION, DRAW_ACTION, GROUP_ACTION, KIND_OF_CARD, RUN_ACTION, START_JOKERS, START_NATURALS,
+    START_TWOS, SUIT_OF_CARD, SUITED_DISCARD_ACTION, TAKE_ACTION, VALUES, current_take_reason, decode,
+    hand_total, minimum,
 )
+from handfoot_env.vector.masks import has_legal_action
 from handfoot_env.vector.scoring import owner_deal_score
 from handfoot_env.vector.state import DRAW, OVER, PLAY
 
 
-# ---------------------------------------------------------------------------- cards moving
-@njit(cache=True)
-def pop_stock(s):
-    s.stock_len -= 1
-    return s.stock[s.stock_len]
-
-
-@njit(cache=True)
-def add_card(s, seat, card, to_foot):
-    """Card id ``card`` into the seat's hand or foot, by kind and (if it has one) by suit."""
-    kind = KIND_OF_CARD[card]
-    suit = SUIT_OF_CARD[card]
-    if to_foot:
-        s.foot[seat, kind] += 1
-        if suit >= 0:
-            s.foot_suits[seat, suit, kind - FIRST_NATURAL] += 1
-    else:
-        s.hand[seat, kind] += 1
-        if suit >= 0:
-            s.hand_suits[seat, suit, kind - FIRST_NATURAL] += 1
-
-
-@njit(cache=True)
-def lay_down_red_threes(s, rules, seat):
-    if rules.red_laid == 0:  # house: threes are held
-        return
-    owner = owner_of(rules, seat)
-    while s.hand[seat, RED_THREE] > 0:
-        s.hand[seat, RED_THREE] -= 1
-        s.table_cards[owner, RED_THREE] += 1
-        if s.stock_len > 0:
-            add_card(s, seat, pop_stock(s), False)
-
-
-@njit(cache=True)
-def receive(s, rules, seat, card):
-    add_card(s, seat, card, False)
-    if card == RED_THREE:
-        lay_down_red_threes(s, rules, seat)
-
-
-@njit(cache=True)
-def pick_up_foot(s, rules, seat):
-    for k in range(NUM_KINDS):
-        s.hand[seat, k] = s.foot[seat, k]
-        s.foot[seat, k] = 0
-    if rules.runs:
-        for suit in range(NUM_SUITS):
-            for r in range(NUM_NATURALS):
-                s.hand_suits[seat, suit, r] = s.foot_suits[seat, suit, r]
-                s.foot_suits[seat, suit, r] = 0
-    s.on_foot[seat] = 1
-    lay_down_red_threes(s, rules, seat)
-
-
-# ---------------------------------------------------------------------------- the deal
-@njit(cache=True)
-def start_deal(s, rules, packs):
-    """Reference ``_start_deal``: deal the cards, then ``open_deal``."""
-    n = rules.players
-    s.dealer = (s.first_dealer + s.deal) % n
-    s.current = (s.dealer + 1) % n
-    s.phase = DRAW
-    s.went_out = -1
-    s.hand[:] = 0
-    s.foot[:] = 0
-    s.hand_suits[:] = 0
-    s.foot_suits[:] = 0
-    s.on_foot[:] = 0
-    clear_staged(s)
-    s.groups[:] = 0
-    s.runs[:] = 0
-    s.twos[:] = 0
-    s.books[:] = 0
-    s.book_ranks[:] = 0
-    s.table_cards[:] = 0
-    s.opened[:] = 0
-    s.pile_len = 0
-    pack = packs[s.deal]
-    cards = pack.shape[0]
-    position = 0
-    for i in range(rules.hand_size * n):
-        add_card(s, (s.current + i) % n, pack[position], False)
-        position += 1
-    for i in range(rules.foot_size * n):
-        add_card(s, (s.current + i) % n, pack[position], True)
-        position += 1
-    s.stock_len = cards - position
-    for j in range(s.stock_len):
-        s.stock[j] = pack[cards - 1 - j]
-    open_deal(s, rules)
-
-
-@njit(cache=True)
-def open_deal(s, rules):
-    """Reference ``open_deal`` without its ``_begin_turn`` (see ``settle``): the upcard,
-    then the dealt red threes seat by seat from the first player."""
-    n = rules.players
-    if rules.upcard:
-        for _ in range(s.stock_len):
-            card = pop_stock(s)
-            if KIND_OF_CARD[card] >= FIRST_NATURAL:
-                s.pile[0] = card
-                s.pile_len = 1
-                break
-            for j in range(s.stock_len, 0, -1):  # a wild or a three goes to the bottom
-                s.stock[j] = s.stock[j - 1]
-            s.stock[0] = card
-            s.stock_len += 1
-    for i in range(n):
-        lay_down_red_threes(s, rules, (s.current + i) % n)
-
-
+# ---------------------------------------------------------------------------- the end of a deal
 @njit(cache=True)
 def end_deal(s, rules, packs, went_out):
     """Reference ``_end_deal`` and ``score_deal``: score the deal, then the next deal or the end."""
@@ -176,19 +47,15 @@ def settle(s, rules, packs):
         end_deal(s, rules, packs, -1)
 
 
-# ---------------------------------------------------------------------------- groups
 @njit(cache=True)
-def clear_staged(s):
-    s.staged_cards[:] = 0
-    s.staged_suits[:] = 0
-    s.staged_runs[:] = 0
-    s.staged_twos = 0
-    s.staged_groups[:] = 0
-    s.staged_books[:] = 0
-    s.staged_book_ranks[:] = 0
-    s.staged_value = 0
+def end_deal_if_stuck(s, rules, packs):
+    """Reference ``_end_deal_if_stuck``: an empty stock and no legal action end the deal."""
+    if s.phase != OVER and s.stock_len == 0 and not has_legal_action(s, rules):
+        end_deal(s, rules, packs, -1)
+        settle(s, rules, packs)
 
 
+# ---------------------------------------------------------------------------- melds
 @njit(cache=True)
 def add_to_table(s, rules, owner, rank, n, t, j):
     """Add cards to the owner's unfinished group of ``rank`` (starting it if there is none)."""
@@ -383,6 +250,7 @@ def meld(s, rules, packs, op, rank, comp):
     after_meld(s, rules, packs)
 
 
+# ---------------------------------------------------------------------------- draw, take, discard
 @njit(cache=True)
 def take_pile(s, rules, packs):
     p = s.current
@@ -440,94 +308,30 @@ def discard(s, rules, packs, card):
     settle(s, rules, packs)
 
 
+# ---------------------------------------------------------------------------- one action, one game
 @njit(cache=True)
 def apply_action(s, rules, packs, action):
     """Apply a legal action (the caller has checked it)."""
     s.num_steps += 1
-    if action == A.DRAW:
+    kind, op, x, y = decode(action)
+    if kind == DRAW_ACTION:
         for _ in range(rules.draw_count):
-            if s.stock_len > 0:
+            if s.stock_len > 0:  # red-three replacements may have emptied it
                 receive(s, rules, s.current, pop_stock(s))
         s.phase = PLAY
-    elif action == A.TAKE_PILE:
+    elif kind == TAKE_ACTION:
         if rules.one_plus_discard:
             take_top_discard(s, rules)
         else:
             take_pile(s, rules, packs)
-    elif action < A.ADD_NATURAL:
-        offset = action - A.START_GROUP
-        meld(s, rules, packs, 0, offset // 3, offset % 3)
-    elif action < A.ADD_TWO:
-        meld(s, rules, packs, 1, action - A.ADD_NATURAL, 0)
-    elif action < A.ADD_JOKER:
-        meld(s, rules, packs, 2, action - A.ADD_TWO, 0)
-    elif action < A.DISCARD:
-        meld(s, rules, packs, 3, action - A.ADD_JOKER, 0)
-    elif action < A.DISCARD_SUITED:
-        discard(s, rules, packs, action - A.DISCARD)
-    elif action < A.START_RUN:
-        discard(s, rules, packs, NUM_KINDS + action - A.DISCARD_SUITED)  # the suited card id
-    elif action < A.EXTEND_RUN_DOWN:
-        offset = action - A.START_RUN
-        meld_run(s, rules, packs, 0, offset // A.RUN_STARTS, offset % A.RUN_STARTS)
-    elif action < A.EXTEND_RUN_UP:
-        meld_run(s, rules, packs, 1, action - A.EXTEND_RUN_DOWN, 0)
-    elif action < A.START_TWOS_BOOK:
-        meld_run(s, rules, packs, 2, action - A.EXTEND_RUN_UP, 0)
+    elif kind == GROUP_ACTION:
+        meld(s, rules, packs, op, x, y)
+    elif kind == DISCARD_ACTION or kind == SUITED_DISCARD_ACTION:
+        discard(s, rules, packs, x)
+    elif kind == RUN_ACTION:
+        meld_run(s, rules, packs, op, x, y)
     else:
-        meld_twos(s, rules, packs, 0 if action == A.START_TWOS_BOOK else 1)
-
-
-# ---------------------------------------------------------------------------- batch kernels
-# ``rules`` here is ``Rules.kernel``, a one-element record array (numba's parallel loops take
-# a record only inside an array).  Each kernel comes twice: split over the cores for large
-# batches, serial for small ones (where starting the threads would cost more than the work).
-@njit(cache=True)
-def reset_game(s, rules, packs):
-    s.first_dealer = rules.players - 1  # decision: seat 0 starts deal 1
-    s.deal = 0
-    s.deals_ended = 0
-    s.num_steps = 0
-    s.totals[:] = 0
-    s.deal_scores[:] = 0
-    start_deal(s, rules, packs)
-    settle(s, rules, packs)
-
-
-@njit(cache=True)
-def reset_kernel(states, packs, rules, index):
-    """Start the games at ``index`` (their packs already shuffled) from deal 1."""
-    for i in range(index.shape[0]):
-        reset_game(states[index[i]], rules[0], packs[index[i]])
-
-
-@njit(cache=True)
-def open_deal_kernel(states, packs, rules, index):
-    """Open the deal of the games at ``index`` whose cards are dealt (loaded positions)."""
-    for i in range(index.shape[0]):
-        open_deal(states[index[i]], rules[0])
-        settle(states[index[i]], rules[0], packs[index[i]])
-
-
-@njit(cache=True, parallel=True)
-def check_kernel_parallel(states, rules, actions, active, errors):
-    """Reason code (0 = legal) of each active game's action, changing nothing."""
-    for b in prange(states.shape[0]):
-        errors[b] = action_reason(states[b], rules[0], actions[b]) if active[b] else 0
-
-
-@njit(cache=True)
-def check_kernel_serial(states, rules, actions, active, errors):
-    for b in range(states.shape[0]):
-        errors[b] = action_reason(states[b], rules[0], actions[b]) if active[b] else 0
-
-
-@njit(cache=True)
-def end_deal_if_stuck(s, rules, packs):
-    """Reference ``_end_deal_if_stuck``: an empty stock and no legal action end the deal."""
-    if s.phase != OVER and s.stock_len == 0 and not has_legal_action(s, rules):
-        end_deal(s, rules, packs, -1)
-        settle(s, rules, packs)
+        meld_twos(s, rules, packs, op)
 
 
 @njit(cache=True)
@@ -539,14 +343,13 @@ def apply_game(s, rules, packs, action):
     return s.deals_ended > deals_before
 
 
-@njit(cache=True, parallel=True)
-def apply_kernel_parallel(states, packs, rules, actions, active, deal_over):
-    """Apply each active game's (checked, legal) action; ``deal_over[b]``: a deal ended."""
-    for b in prange(states.shape[0]):
-        deal_over[b] = apply_game(states[b], rules[0], packs[b], actions[b]) if active[b] else False
-
-
 @njit(cache=True)
-def apply_kernel_serial(states, packs, rules, actions, active, deal_over):
-    for b in range(states.shape[0]):
-        deal_over[b] = apply_game(states[b], rules[0], packs[b], actions[b]) if active[b] else False
+def reset_game(s, rules, packs):
+    s.first_dealer = rules.players - 1  # decision: seat 0 starts deal 1
+    s.deal = 0
+    s.deals_ended = 0
+    s.num_steps = 0
+    s.totals[:] = 0
+    s.deal_scores[:] = 0
+    start_deal(s, rules, packs)
+    settle(s, rules, packs)

@@ -1,7 +1,9 @@
 """Legality, compiled: why an action is illegal in one game, as a reason code (0 = legal).
 
-Each check mirrors the reference engine's method of the same name
-(``reference/game.py``); the differential tests hold them to identical masks.
+Each check mirrors the reference engine's function of the same name in
+``reference/legality.py``; the differential tests hold them to identical masks.  ``decode``
+reads an action index (the layout of ``actions.py``) once for the checks here, the
+transitions (``transitions.py``) and the masks (``masks.py``).
 """
 
 from __future__ import annotations
@@ -11,14 +13,7 @@ from numba import njit
 
 from handfoot_env import actions as A
 from handfoot_env.cards import (
-    CARD_KIND,
-    CARD_SUIT,
-    FIRST_NATURAL,
-    JOKER,
-    KIND_VALUES,
-    NUM_KINDS,
-    NUM_NATURALS,
-    TWO,
+    CARD_KIND, CARD_SUIT, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, TWO,
 )
 from handfoot_env.rule_facts import meets_books as meets_books_in_deal
 from handfoot_env.rule_facts import opening_minimum, owner_of, wilds_allowed
@@ -111,7 +106,7 @@ def meets_books(s, rules, clean, dirty):
 
 @njit(cache=True)
 def cards_left_reason(s, rules, left, clean, dirty):
-    """The 2-card rule (reference: ``_cards_left_problem``)."""
+    """The 2-card rule (reference ``cards_left_problem``)."""
     if s.on_foot[s.current] == 0 or left >= 2:
         return R_LEGAL
     if not meets_books(s, rules, clean, dirty):
@@ -124,7 +119,7 @@ def cards_left_reason(s, rules, left, clean, dirty):
 @njit(cache=True)
 def take_reason(s, rules, pair_count, cards_in_hand, staged_value, staged_size, staged_wilds,
                 staged_clean, staged_dirty):
-    """Reference ``_take_problem``, with the hand and staged groups given (they may be hypothetical).
+    """Reference ``take_problem``, with the hand and staged groups given (they may be hypothetical).
 
     ``staged_size``/``staged_wilds`` describe the staged unfinished group of the top card's rank."""
     if s.phase != DRAW:
@@ -192,7 +187,7 @@ def frozen(s, rules, owner, card):
 
 @njit(cache=True)
 def top_discard_reason(s, rules):
-    """Reference ``_top_discard_problem``: one from the stock plus the top discard (house)."""
+    """Reference ``top_discard_problem``: one from the stock plus the top discard (house)."""
     if s.phase != DRAW:
         return R_TAKE_PHASE
     if s.pile_len == 0:
@@ -228,8 +223,8 @@ def current_take_reason(s, rules):
 
 @njit(cache=True)
 def group_reason(s, rules, op, rank, comp):
-    """Reference ``_group_problem``.  ``op``: 0 start (with composition ``comp``), 1 add a
-    natural, 2 add a 2, 3 add a joker."""
+    """Reference ``meld_problem`` for groups.  ``op``: 0 start (with composition ``comp``),
+    1 add a natural, 2 add a 2, 3 add a joker."""
     p = s.current
     owner = owner_of(rules, p)
     opened = s.opened[owner] != 0
@@ -316,7 +311,7 @@ def group_reason(s, rules, op, rank, comp):
 
 @njit(cache=True)
 def laid_reason(s, rules, owner, opened, used, value, completes):
-    """The end of the run and book-of-2s checks (reference ``_meld_problem``), melds that are
+    """The end of the run and book-of-2s checks (reference ``meld_problem``), melds that are
     always clean and never stage before the draw: ``used`` cards leave the hand, adding
     ``value`` points; ``completes`` is 1 when the meld becomes a (clean) book."""
     left = hand_total(s, s.current) - used
@@ -329,7 +324,7 @@ def laid_reason(s, rules, owner, opened, used, value, completes):
 
 @njit(cache=True)
 def run_reason(s, rules, op, suit, rank):
-    """Reference ``_meld_problem`` for runs.  ``op``: 0 start at ``rank``, 1 extend down, 2 up."""
+    """Reference ``meld_problem`` for runs.  ``op``: 0 start at ``rank``, 1 extend down, 2 up."""
     if rules.runs == 0:
         return R_NO_RUNS
     if s.phase == DRAW:
@@ -370,7 +365,7 @@ def run_reason(s, rules, op, suit, rank):
 
 @njit(cache=True)
 def twos_reason(s, rules, op):
-    """Reference ``_meld_problem`` for the book of 2s.  ``op``: 0 start with three, 1 add one."""
+    """Reference ``meld_problem`` for the book of 2s.  ``op``: 0 start with three, 1 add one."""
     if rules.twos_books == 0:
         return R_NO_TWOS_BOOKS
     if s.phase == DRAW:
@@ -393,7 +388,7 @@ def twos_reason(s, rules, op):
 
 @njit(cache=True)
 def discard_reason(s, rules, card):
-    """Reference ``_discard_problem`` (``card`` is a card id)."""
+    """Reference ``discard_problem`` (``card`` is a card id)."""
     p = s.current
     if s.phase != PLAY:
         return R_DISCARD_PHASE
@@ -409,42 +404,62 @@ def discard_reason(s, rules, card):
     return R_LEGAL
 
 
+# Action kinds of ``decode`` (the layout's blocks, actions.py).
+DRAW_ACTION, TAKE_ACTION, GROUP_ACTION, DISCARD_ACTION, SUITED_DISCARD_ACTION, RUN_ACTION, TWOS_ACTION = range(7)
+
+
+@njit(cache=True)
+def decode(action):
+    """``(kind, op, x, y)`` of an action index: groups (op 0 start with composition ``y``, 1 add
+    a natural, 2 a 2, 3 a joker; ``x`` the rank), discards (``x`` the card id), runs (op 0 start
+    at rank ``y``, 1 extend down, 2 up; ``x`` the suit), the book of 2s (op 0 start, 1 add)."""
+    if action == A.DRAW:
+        return DRAW_ACTION, 0, 0, 0
+    if action == A.TAKE_PILE:
+        return TAKE_ACTION, 0, 0, 0
+    if action < A.ADD_NATURAL:
+        offset = action - A.START_GROUP
+        return GROUP_ACTION, 0, offset // 3, offset % 3
+    if action < A.DISCARD:
+        block = (action - A.ADD_NATURAL) // NUM_NATURALS  # add a natural, a 2, a joker
+        return GROUP_ACTION, 1 + block, action - A.ADD_NATURAL - block * NUM_NATURALS, 0
+    if action < A.DISCARD_SUITED:
+        return DISCARD_ACTION, 0, action - A.DISCARD, 0
+    if action < A.START_RUN:
+        return SUITED_DISCARD_ACTION, 0, NUM_KINDS + action - A.DISCARD_SUITED, 0  # the suited card id
+    if action < A.EXTEND_RUN_DOWN:
+        offset = action - A.START_RUN
+        return RUN_ACTION, 0, offset // A.RUN_STARTS, offset % A.RUN_STARTS
+    if action < A.START_TWOS_BOOK:
+        block = (action - A.EXTEND_RUN_DOWN) // NUM_SUITS  # extend down, up
+        return RUN_ACTION, 1 + block, action - A.EXTEND_RUN_DOWN - block * NUM_SUITS, 0
+    return TWOS_ACTION, action - A.START_TWOS_BOOK, 0, 0
+
+
 @njit(cache=True)
 def action_reason(s, rules, action):
     """Reference ``why_illegal``, as a reason code."""
     if s.phase == OVER:
         return R_OVER
-    if action == A.DRAW:
+    kind, op, x, y = decode(action)
+    if kind == DRAW_ACTION:
         if s.phase != DRAW:
             return R_DRAWN
         if s.stock_len < rules.draw_count:
             return R_STOCK_LOW
         return R_LEGAL
-    if action == A.TAKE_PILE:
+    if kind == TAKE_ACTION:
         return current_take_reason(s, rules)
-    if action < A.ADD_NATURAL:
-        offset = action - A.START_GROUP
-        return group_reason(s, rules, 0, offset // 3, offset % 3)
-    if action < A.ADD_TWO:
-        return group_reason(s, rules, 1, action - A.ADD_NATURAL, 0)
-    if action < A.ADD_JOKER:
-        return group_reason(s, rules, 2, action - A.ADD_TWO, 0)
-    if action < A.DISCARD:
-        return group_reason(s, rules, 3, action - A.ADD_JOKER, 0)
-    if action < A.DISCARD_SUITED:
-        kind = action - A.DISCARD
-        if rules.runs and kind >= FIRST_NATURAL:
+    if kind == GROUP_ACTION:
+        return group_reason(s, rules, op, x, y)
+    if kind == DISCARD_ACTION:
+        if rules.runs and x >= FIRST_NATURAL:
             return R_SUITED_DISCARD
-        return discard_reason(s, rules, kind)
-    if action < A.START_RUN:
+        return discard_reason(s, rules, x)
+    if kind == SUITED_DISCARD_ACTION:
         if rules.runs == 0:
             return R_NOT_SUITED
-        return discard_reason(s, rules, NUM_KINDS + action - A.DISCARD_SUITED)  # the suited card id
-    if action < A.EXTEND_RUN_DOWN:
-        offset = action - A.START_RUN
-        return run_reason(s, rules, 0, offset // A.RUN_STARTS, offset % A.RUN_STARTS)
-    if action < A.EXTEND_RUN_UP:
-        return run_reason(s, rules, 1, action - A.EXTEND_RUN_DOWN, 0)
-    if action < A.START_TWOS_BOOK:
-        return run_reason(s, rules, 2, action - A.EXTEND_RUN_UP, 0)
-    return twos_reason(s, rules, 0 if action == A.START_TWOS_BOOK else 1)
+        return discard_reason(s, rules, x)
+    if kind == RUN_ACTION:
+        return run_reason(s, rules, op, x, y)
+    return twos_reason(s, rules, op)

@@ -1,0 +1,94 @@
+"""The batch kernels: each loops one per-game function over the B games of the engine.
+
+``rules`` here is ``Rules.kernel``, a one-element record array (numba's parallel loops take
+a record only inside an array; each game's function gets ``rules[0]``).  Each kernel comes
+twice: split over the cores (``prange``) for large batches, serial for small ones, where
+starting the threads costs more than the work (``VectorEngine`` chooses).
+"""
+
+from __future__ import annotations
+
+from numba import njit, prange
+
+from handfoot_env.vector.deal import open_deal
+from handfoot_env.vector.legality import action_reason
+from handfoot_env.vector.masks import fill_mask
+from handfoot_env.vector.observe import fill_observation
+from handfoot_env.vector.scoring import owner_deal_score
+from handfoot_env.vector.transitions import apply_game, reset_game, settle
+
+
+@njit(cache=True)
+def reset_kernel(states, packs, rules, index):
+    """Start the games at ``index`` (their packs already shuffled) from deal 1."""
+    for i in range(index.shape[0]):
+        reset_game(states[index[i]], rules[0], packs[index[i]])
+
+
+@njit(cache=True)
+def open_deal_kernel(states, packs, rules, index):
+    """Open the deal of the games at ``index`` whose cards are dealt (loaded positions)."""
+    for i in range(index.shape[0]):
+        open_deal(states[index[i]], rules[0])
+        settle(states[index[i]], rules[0], packs[index[i]])
+
+
+@njit(cache=True, parallel=True)
+def check_kernel_parallel(states, rules, actions, active, errors):
+    """Reason code (0 = legal) of each active game's action, changing nothing."""
+    for b in prange(states.shape[0]):
+        errors[b] = action_reason(states[b], rules[0], actions[b]) if active[b] else 0
+
+
+@njit(cache=True)
+def check_kernel_serial(states, rules, actions, active, errors):
+    for b in range(states.shape[0]):
+        errors[b] = action_reason(states[b], rules[0], actions[b]) if active[b] else 0
+
+
+@njit(cache=True, parallel=True)
+def apply_kernel_parallel(states, packs, rules, actions, active, deal_over):
+    """Apply each active game's (checked, legal) action; ``deal_over[b]``: a deal ended."""
+    for b in prange(states.shape[0]):
+        deal_over[b] = apply_game(states[b], rules[0], packs[b], actions[b]) if active[b] else False
+
+
+@njit(cache=True)
+def apply_kernel_serial(states, packs, rules, actions, active, deal_over):
+    for b in range(states.shape[0]):
+        deal_over[b] = apply_game(states[b], rules[0], packs[b], actions[b]) if active[b] else False
+
+
+@njit(cache=True, parallel=True)
+def mask_kernel_parallel(states, rules, masks):
+    for b in prange(states.shape[0]):
+        fill_mask(states[b], rules[0], masks[b])
+
+
+@njit(cache=True)
+def mask_kernel_serial(states, rules, masks):
+    for b in range(states.shape[0]):
+        fill_mask(states[b], rules[0], masks[b])
+
+
+@njit(cache=True, parallel=True)
+def observe_kernel_parallel(states, rules, seats, observations):
+    """The observation of ``seats[b]`` in each game (-1: the player to move)."""
+    for b in prange(states.shape[0]):
+        seat = states[b].current if seats[b] < 0 else seats[b]
+        fill_observation(states[b], rules[0], seat, observations[b])
+
+
+@njit(cache=True)
+def observe_kernel_serial(states, rules, seats, observations):
+    for b in range(states.shape[0]):
+        seat = states[b].current if seats[b] < 0 else seats[b]
+        fill_observation(states[b], rules[0], seat, observations[b])
+
+
+@njit(cache=True, parallel=True)
+def running_scores_kernel(states, rules, out):
+    """``out[b, o]``: owner ``o``'s score of game ``b``'s deal in progress, as it stands."""
+    for b in prange(states.shape[0]):
+        for o in range(rules[0].owners):
+            out[b, o] = owner_deal_score(states[b], rules[0], o, -1)

@@ -40,10 +40,12 @@ canastas (clean books, books of 2s, runs) and "dirty books" black canastas:
 
 from __future__ import annotations
 
+from handfoot_env.cards import NUM_KINDS, NUM_NATURALS, NUM_SUITS
+
 MAX_SEATS = 6
 MAX_OWNERS = 6
 SEAT_FIELDS = 5
-GROUP_FIELDS = 11 * 3
+GROUP_FIELDS = NUM_NATURALS * 3  # per rank: naturals, 2s, jokers of the unfinished group
 OWNER_HEADER = 8
 OWNER_FIELDS = OWNER_HEADER + GROUP_FIELDS
 GAME_FIELDS = 11
@@ -51,16 +53,16 @@ HOUSE_FIELDS = 144
 HOUSE_OWNER_FIELDS = 9
 
 FIELDS: tuple[tuple[str, int], ...] = (
-    ("hand", 15),
-    ("staged", 15),
+    ("hand", NUM_KINDS),
+    ("staged", NUM_KINDS),
     ("staged_value", 1),
     ("on_foot", 1),
     ("seats", MAX_SEATS * SEAT_FIELDS),
     ("owners", MAX_OWNERS * OWNER_FIELDS),
     ("pile_size", 1),
-    ("pile_top", 15),
-    ("pile_counts", 15),
-    ("pile_take_window", 15),
+    ("pile_top", NUM_KINDS),
+    ("pile_counts", NUM_KINDS),
+    ("pile_take_window", NUM_KINDS),
     ("game", GAME_FIELDS),
     ("house", HOUSE_FIELDS),
 )
@@ -84,13 +86,29 @@ PILE_COUNTS = OFFSETS["pile_counts"]
 PILE_TAKE_WINDOW = OFFSETS["pile_take_window"]
 GAME = OFFSETS["game"]
 HOUSE = OFFSETS["house"]
-HOUSE_HAND = HOUSE
-HOUSE_PILE_SUIT = HOUSE + 44
-HOUSE_STAGED_RUNS = HOUSE + 48
-HOUSE_STAGED_TWOS = HOUSE + 56
-HOUSE_OWNERS = HOUSE + 57
-HOUSE_RULES = HOUSE + 111
+HOUSE_HAND = HOUSE  # NUM_SUITS x NUM_NATURALS
+HOUSE_PILE_SUIT = HOUSE_HAND + NUM_SUITS * NUM_NATURALS  # 4, one-hot
+HOUSE_STAGED_RUNS = HOUSE_PILE_SUIT + NUM_SUITS  # 4 x (length, low)
+HOUSE_STAGED_TWOS = HOUSE_STAGED_RUNS + 2 * NUM_SUITS
+HOUSE_OWNERS = HOUSE_STAGED_TWOS + 1  # MAX_OWNERS x HOUSE_OWNER_FIELDS
+HOUSE_RULES = HOUSE_OWNERS + MAX_OWNERS * HOUSE_OWNER_FIELDS
+assert (HOUSE_PILE_SUIT, HOUSE_STAGED_RUNS, HOUSE_OWNERS, HOUSE_RULES) == (HOUSE + 44, HOUSE + 48, HOUSE + 57, HOUSE + 111)
 assert HOUSE_OWNERS + MAX_OWNERS * HOUSE_OWNER_FIELDS <= HOUSE + HOUSE_FIELDS
+
+# The named fields inside the blocks: the observers, the view and the agents use these names.
+# One seat slot (offsets from SEATS + slot * SEAT_FIELDS):
+SEAT_PRESENT, SEAT_PARTNER, SEAT_HELD, SEAT_FOOT, SEAT_ON_FOOT = range(SEAT_FIELDS)
+# One owner slot's header (offsets from OWNERS + slot * OWNER_FIELDS); its groups follow, 3 a rank:
+(OWNER_PRESENT, OWNER_OPENED, OWNER_RED_THREES, OWNER_CLEAN_BOOKS, OWNER_DIRTY_BOOKS, OWNER_MELDED,
+ OWNER_TOTAL, OWNER_MINIMUM) = range(OWNER_HEADER)
+OWNER_GROUPS = OWNER_HEADER
+# The game block (indices into the observation):
+(GAME_DRAW_PHASE, GAME_PLAY_PHASE, GAME_DEAL, GAME_DEALS, GAME_STOCK, GAME_MINIMUM, GAME_CLEAN_NEEDED,
+ GAME_DIRTY_NEEDED, GAME_PARTNERSHIP, GAME_PLAYERS, GAME_OPENED) = range(GAME, GAME + GAME_FIELDS)
+# One house owner slot (offsets from HOUSE_OWNERS + slot * HOUSE_OWNER_FIELDS): 4 runs, the book of 2s:
+HOUSE_OWNER_RUNS, HOUSE_OWNER_TWOS = 0, 8
+# The house rule flags (indices into the observation):
+HOUSE_RULE_RUNS, HOUSE_RULE_TWOS_BOOKS, HOUSE_RULE_ONE_PLUS_DISCARD, HOUSE_RULE_FROZEN = range(HOUSE_RULES, HOUSE_RULES + 4)
 
 
 def layout_table() -> list[tuple[str, str, int]]:
@@ -120,11 +138,11 @@ class ObservationView:
     @property
     def hand(self):
         """My hand, count per kind."""
-        return self.obs[HAND:HAND + 15]
+        return self.obs[HAND:HAND + NUM_KINDS]
 
     @property
     def staged(self):
-        return self.obs[STAGED:STAGED + 15]
+        return self.obs[STAGED:STAGED + NUM_KINDS]
 
     @property
     def staged_value(self) -> float:
@@ -148,39 +166,39 @@ class ObservationView:
     def groups(self, slot: int):
         """Unfinished groups of owner slot ``slot``: [11 ranks, (naturals, 2s, jokers)]."""
         base = OWNERS + slot * OWNER_FIELDS + OWNER_HEADER
-        return self.obs[base:base + GROUP_FIELDS].reshape(11, 3)
+        return self.obs[base:base + GROUP_FIELDS].reshape(NUM_NATURALS, 3)
 
     @property
     def suited_hand(self):
         """House: my naturals by suit, [4 suits, 11 ranks]."""
-        return self.obs[HOUSE_HAND:HOUSE_HAND + 44].reshape(4, 11)
+        return self.obs[HOUSE_HAND:HOUSE_PILE_SUIT].reshape(NUM_SUITS, NUM_NATURALS)
 
     def runs(self, slot: int):
         """House: unfinished run per suit of owner slot ``slot``: [4 suits, (length, low rank)]."""
         base = HOUSE_OWNERS + slot * HOUSE_OWNER_FIELDS
-        return self.obs[base:base + 8].reshape(4, 2)
+        return self.obs[base + HOUSE_OWNER_RUNS:base + HOUSE_OWNER_RUNS + 2 * NUM_SUITS].reshape(NUM_SUITS, 2)
 
     def twos_book(self, slot: int) -> int:
         """House: cards in the unfinished book of 2s of owner slot ``slot``."""
-        return int(self.obs[HOUSE_OWNERS + slot * HOUSE_OWNER_FIELDS + 8])
+        return int(self.obs[HOUSE_OWNERS + slot * HOUSE_OWNER_FIELDS + HOUSE_OWNER_TWOS])
 
     @property
     def plays_runs(self) -> bool:
         """Whether these rules have runs (house)."""
-        return bool(self.obs[HOUSE_RULES])
+        return bool(self.obs[HOUSE_RULE_RUNS])
 
     @property
     def books_of_twos(self) -> bool:
-        return bool(self.obs[HOUSE_RULES + 1])
+        return bool(self.obs[HOUSE_RULE_TWOS_BOOKS])
 
     @property
     def pile_top_suit(self) -> int | None:
-        suits = self.obs[HOUSE_PILE_SUIT:HOUSE_PILE_SUIT + 4]
+        suits = self.obs[HOUSE_PILE_SUIT:HOUSE_PILE_SUIT + NUM_SUITS]
         return int(suits.argmax()) if suits.any() else None
 
     @property
     def staged_runs(self):
-        return self.obs[HOUSE_STAGED_RUNS:HOUSE_STAGED_RUNS + 8].reshape(4, 2)
+        return self.obs[HOUSE_STAGED_RUNS:HOUSE_STAGED_RUNS + 2 * NUM_SUITS].reshape(NUM_SUITS, 2)
 
     @property
     def pile_size(self) -> int:
@@ -188,42 +206,42 @@ class ObservationView:
 
     @property
     def pile_top(self) -> int | None:
-        top = self.obs[PILE_TOP:PILE_TOP + 15]
+        top = self.obs[PILE_TOP:PILE_TOP + NUM_KINDS]
         return int(top.argmax()) if top.any() else None
 
     @property
     def pile_take_window(self):
-        return self.obs[PILE_TAKE_WINDOW:PILE_TAKE_WINDOW + 15]
+        return self.obs[PILE_TAKE_WINDOW:PILE_TAKE_WINDOW + NUM_KINDS]
 
     @property
     def phase(self) -> str:
-        if self.obs[GAME]:
+        if self.obs[GAME_DRAW_PHASE]:
             return "draw"
-        return "play" if self.obs[GAME + 1] else "game_over"
+        return "play" if self.obs[GAME_PLAY_PHASE] else "game_over"
 
     @property
     def stock_size(self) -> int:
-        return int(self.obs[GAME + 4])
+        return int(self.obs[GAME_STOCK])
 
     @property
     def minimum(self) -> float:
-        return float(self.obs[GAME + 5]) * 100
+        return float(self.obs[GAME_MINIMUM]) * 100
 
     @property
     def books_needed(self) -> tuple[int, int]:
-        return int(self.obs[GAME + 6]), int(self.obs[GAME + 7])
+        return int(self.obs[GAME_CLEAN_NEEDED]), int(self.obs[GAME_DIRTY_NEEDED])
 
     @property
     def partnership(self) -> bool:
-        return bool(self.obs[GAME + 8])
+        return bool(self.obs[GAME_PARTNERSHIP])
 
     @property
     def num_players(self) -> int:
-        return int(self.obs[GAME + 9])
+        return int(self.obs[GAME_PLAYERS])
 
     @property
     def opened(self) -> bool:
-        return bool(self.obs[GAME + 10])
+        return bool(self.obs[GAME_OPENED])
 
     @property
     def num_owners(self) -> int:

@@ -16,8 +16,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from handfoot_env.rewards import check_reward_mode, margin, side_rewards
+from handfoot_env.rewards import check_reward_mode, margin, seat_owners, side_rewards
 from handfoot_env.rules import Rules
+from handfoot_env.table import CALLER, Table
 from handfoot_env.vector import VectorEngine
 
 
@@ -49,6 +50,8 @@ class SeatedGames:
         if learner_side is not None and not 0 <= learner_side < rules.num_owners:
             raise ValueError(f"learner_side must be a side from 0 to {rules.num_owners - 1}, got {learner_side}")
         self.engine = VectorEngine(rules, batch_size=batch_size, seed=seed, auto_reset=False)
+        self.table = Table(self.engine, self.opponents)
+        self._seat_sides = seat_owners(rules)
         self.learner_side = np.zeros(batch_size, dtype=np.int64)
         self.opponent_index = np.zeros(batch_size, dtype=np.int64)
         self._carry = np.zeros(batch_size, dtype=np.float64)
@@ -62,20 +65,22 @@ class SeatedGames:
 
         Games in progress keep their agent (by index, so replace agents in place)."""
         self.opponents = list(opponents)
+        if hasattr(self, "table"):
+            self.table.agents = self.opponents
         weights = np.ones(len(self.opponents)) if weights is None else np.asarray(weights, dtype=np.float64)
         if len(weights) != len(self.opponents) or (weights < 0).any() or weights.sum() <= 0:
             raise ValueError("opponent weights must be one non-negative number per opponent, not all zero")
         self.weights = weights / weights.sum()
 
     # ------------------------------------------------------------------ helpers
-    def _owner_of(self, seats: np.ndarray) -> np.ndarray:
-        return seats % self.rules.num_owners if self.rules.partnerships else seats
-
     def _assign_sides(self, rows: np.ndarray) -> None:
-        """Side and opponent of each new game: the side from its seed, the opponent drawn."""
+        """Side and opponent of each new game: the side from its seed, the opponent drawn; the
+        learner's seats are the caller's at the table, the opponent sits in the others."""
         seeds = self.engine.states["seed"][rows]
         self.learner_side[rows] = seeds % self.rules.num_owners if self.fixed_side is None else self.fixed_side
         self.opponent_index[rows] = self._opponent_rng.choice(len(self.opponents), size=len(rows), p=self.weights)
+        learner_seat = self._seat_sides[None, :] == self.learner_side[rows, None]
+        self.table.seat_agents[rows] = np.where(learner_seat, CALLER, self.opponent_index[rows, None])
 
     def potential(self) -> np.ndarray:
         """The learner side's margin in the deal in progress, scored as it stands: the
@@ -143,22 +148,11 @@ class SeatedGames:
             self._assign_sides(rows)
 
     def _play_opponents(self, rewards: np.ndarray, dones: np.ndarray, ends: dict[int, dict]) -> None:
-        while True:
-            movers = self.engine.current_player.astype(np.int64)
-            to_play = (self._owner_of(movers) != self.learner_side) & ~self.engine.is_over
-            if not to_play.any():
-                return
-            masks = self.engine.legal_mask()
-            observations = self.engine.observe()
-            actions = np.zeros(self.batch_size, dtype=np.int64)
-            for k, agent in enumerate(self.opponents):
-                rows = np.flatnonzero(to_play & (self.opponent_index == k))
-                if len(rows):
-                    actions[rows] = agent.act(observations[rows], masks[rows])
-            outcome = self.engine.step(actions, active=to_play)
+        def credit(outcome, stepped, actions) -> None:
             earned = self._learner_rewards(outcome)
-            finished = outcome.game_over
             # Rewards of a game that already ended this step belong to the next episode.
-            rewards += np.where(dones, 0.0, earned)
+            rewards[:] += np.where(dones, 0.0, earned)
             self._carry += np.where(dones, earned, 0.0)
-            self._finish(finished & ~dones, dones, ends)
+            self._finish(outcome.game_over & ~dones, dones, ends)
+
+        self.table.play(on_step=credit)

@@ -2,7 +2,7 @@
 
     from handfoot_env.vec_env import HandFootVecEnv
     from sb3_contrib import MaskablePPO
-    venv = HandFootVecEnv(num_envs=256, preset="partnership", opponent="greedy")
+    venv = HandFootVecEnv(num_envs=256, preset="partnership", opponent="greedy", shaping=1.0)
     MaskablePPO("MlpPolicy", venv).learn(100_000)
 
 Each game is one SB3 "environment".  Rewards are credited to the learner's seat only, the
@@ -36,6 +36,7 @@ class HandFootVecEnv(VecEnv):
         opponent: Any = "random",
         seed: int = 0,
         reward_mode: str = "deal",
+        shaping: float = 0.0,
     ):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer (games stepped together), got {num_envs!r}")
@@ -43,7 +44,8 @@ class HandFootVecEnv(VecEnv):
             rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
         self.rules = rules
         self.render_mode = None
-        self.games = SeatedGames(rules, num_envs, resolve_agents(opponent, rules, seed), seed=seed, reward_mode=reward_mode)
+        self.games = SeatedGames(rules, num_envs, resolve_agents(opponent, rules, seed), seed=seed,
+                                 reward_mode=reward_mode, shaping=shaping)
         self._actions = np.zeros(num_envs, dtype=np.int64)
         super().__init__(
             num_envs,
@@ -76,6 +78,11 @@ class HandFootVecEnv(VecEnv):
 
     def action_masks(self) -> np.ndarray:
         return self.games.action_masks()
+
+    def set_opponents(self, opponents: list, weights: list[float] | None = None) -> None:
+        """The opponent pool that each new game draws from, with these weights (a league's
+        snapshots join it this way); games in progress keep their opponent."""
+        self.games.set_opponents(opponents, weights)
 
     # ------------------------------------------------------------------ VecEnv plumbing
     def close(self) -> None:

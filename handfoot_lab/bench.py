@@ -16,7 +16,10 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from handfoot_env.baselines.random import RandomAgent
 from handfoot_env.rules import Rules
+from handfoot_env.table import Table
+from handfoot_env.vector import VectorEngine
 
 DEFAULT_BATCHES = (1, 64, 1024, 4096, 16384)
 DEFAULT_CONFIGS = (("classic", 2), ("partnership", 4), ("house", 2), ("house", 4))
@@ -39,40 +42,22 @@ def _peak_rss_mb() -> float:
 
 def mean_game_length(rules: Rules, games: int = 64) -> float:
     """Mean actions per game under random masked play (to turn steps/s into games/s)."""
-    from handfoot_env.vector import VectorEngine
-    from handfoot_env.vector.sampling import random_legal_actions
-
     engine = VectorEngine(rules, batch_size=games, seed=10**6, auto_reset=False)
-    rng = np.random.default_rng(1)
-    steps = 0
-    while not engine.is_over.all():
-        live = ~engine.is_over
-        engine.step(np.where(live, random_legal_actions(engine.legal_mask() | ~live[:, None], rng), 0), active=live)
-        steps += int(live.sum())
-    return steps / games
+    table = Table(engine, [RandomAgent(1)])
+    steps = [0]
+    table.play(on_step=lambda outcome, stepped, actions: steps.__setitem__(0, steps[0] + int(stepped.sum())))
+    return steps[0] / games
 
 
 def bench_vector(preset: str, players: int, batch: int, seconds: float) -> BenchRow:
-    from handfoot_env.vector import VectorEngine
-    from handfoot_env.vector.sampling import sample_legal
-
+    """Random masked play at the table: mask, observation and a random legal action each step."""
     rules = Rules.preset(preset, num_players=players)
-    engine = VectorEngine(rules, batch_size=batch, seed=0)
-    rng = np.random.default_rng(0)
-    actions = np.zeros(batch, dtype=np.int64)
-
-    def one_step() -> None:
-        masks = engine.legal_mask()
-        engine.observe()
-        sample_legal(masks, rng.random(batch), actions)
-        engine.step(actions)
-
-    for _ in range(10):
-        one_step()
+    table = Table(VectorEngine(rules, batch_size=batch, seed=0), [RandomAgent(0)])
+    table.play(max_steps=10)  # warm-up: the compiled kernels load (or compile once)
     steps = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        one_step()
+        table.play(max_steps=1)
         steps += batch
     elapsed = time.perf_counter() - start
     rate = steps / elapsed

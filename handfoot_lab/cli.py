@@ -45,17 +45,23 @@ def _rules_from_args(args: argparse.Namespace) -> Rules:
 
 
 def play_game(rules: Rules, seed: int, agent_names: Sequence[str]):
-    """Play one reference game with scripted agents, one per seat (names cycle over seats)."""
+    """One game with an agent per seat (names cycle over the seats), played at the table on
+    the vector engine; returns the reference game replayed from its actions (for the score
+    sheet and the record)."""
     from agents import make_agent
     from handfoot_env.reference import Game
-    from handfoot_env.reference.observe import observe
+    from handfoot_env.table import Table
+    from handfoot_env.vector import VectorEngine
 
+    engine = VectorEngine(rules, batch_size=1, seed=seed, auto_reset=False)
+    table = Table(engine, [make_agent(agent_names[i % len(agent_names)], seed=seed * 101 + i, rules=rules)
+                           for i in range(rules.num_players)])
+    table.seat_agents[0] = np.arange(rules.num_players)
+    played: list[int] = []
+    table.play(on_step=lambda outcome, stepped, actions: played.append(int(actions[0])))
     game = Game(rules, seed)
-    seat_agents = [make_agent(agent_names[i % len(agent_names)], seed=seed * 101 + i) for i in range(rules.num_players)]
-    while not game.is_over:
-        observation = observe(game, game.current)[None, :]
-        action = seat_agents[game.current].act(observation, game.legal_mask()[None, :])[0]
-        game.step(int(action))
+    for action in played:
+        game.step(action)
     return game
 
 
@@ -257,7 +263,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         names = [name.strip() for name in args.round_robin.split(",")]
         if len(names) < 2 or len(set(names)) != len(names):
             raise ValueError(f"--round-robin needs two or more different agents, got {args.round_robin!r}")
-        table = round_robin(rules, {n: make_agent(n, seed=args.seed) for n in names}, args.pairs, seed=args.seed,
+        table = round_robin(rules, {n: make_agent(n, seed=args.seed, rules=rules) for n in names}, args.pairs, seed=args.seed,
                             progress=not args.no_progress)
         if args.json:
             print(json.dumps(table, indent=2))
@@ -267,7 +273,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
             ratings_chart(table, args.chart)
             print(f"chart saved to {args.chart}", file=sys.stderr)
         return 0
-    team, vs = make_agent(args.team, seed=args.seed), make_agent(args.vs, seed=args.seed + 1)
+    team = make_agent(args.team, seed=args.seed, rules=rules)
+    vs = make_agent(args.vs, seed=args.seed + 1, rules=rules)
     result = play_match(rules, team, vs, args.pairs, seed=args.seed, progress=not args.no_progress)
     result.team, result.vs = args.team, args.vs
     if args.json:

@@ -122,29 +122,30 @@ class EagerAgent:
         return priority.argmax(axis=1)
 
 
-def make_policy(name: str, seed: int = 0):
+def make_policy(name: str, seed: int = 0, rules: Rules | None = None):
     """A fuzz policy by name (``mixed`` is built per configuration by :class:`SeatPolicies`)."""
     if name == "eager":
         return EagerAgent(seed)
     from agents import make_agent
 
-    return make_agent(name, seed=seed)
+    return make_agent(name, seed=seed, rules=rules)
 
 
 class SeatPolicies:
     """Which policy moves for each seat of each game: one policy, or (``mixed``) a policy
     drawn anew for every seat of every new game."""
 
-    def __init__(self, name: str, num_players: int, seed: int):
+    def __init__(self, name: str, rules: Rules, seed: int):
+        num_players = rules.num_players
         self.rng = np.random.default_rng([seed, 7])
         if name == "mixed":
             pool = list(MIXED_POOL)
             try:
-                self.agents = [make_policy(n, seed + i) for i, n in enumerate(pool + ["ppo"])]
+                self.agents = [make_policy(n, seed + i, rules) for i, n in enumerate(pool + ["ppo"])]
             except ValueError:  # no trained agent here (the training extras are missing)
-                self.agents = [make_policy(n, seed + i) for i, n in enumerate(pool)]
+                self.agents = [make_policy(n, seed + i, rules) for i, n in enumerate(pool)]
         else:
-            self.agents = [make_policy(name, seed)]
+            self.agents = [make_policy(name, seed, rules)]
         self.num_players = num_players
         self.seat_policy = np.zeros((0, num_players), dtype=np.int64)
 
@@ -266,7 +267,7 @@ def fuzz_reference(rules: Rules, policy: str, games: int, seed: int = 0, progres
     """``games`` whole games on the reference engine; every invariant after every action."""
     report = FuzzReport("reference", rules.preset_name, rules.num_players, policy)
     corners: Counter = Counter()
-    seats = SeatPolicies(policy, rules.num_players, seed)
+    seats = SeatPolicies(policy, rules, seed)
     show = _progress(f"{rules.preset_name} {rules.num_players}p {policy}: games", progress)
     start = time.perf_counter()
     for g in range(games):
@@ -306,7 +307,7 @@ def fuzz_vector(rules: Rules, policy: str, steps: int, seed: int = 0, batch_size
     corners: Counter = Counter()
     engine = VectorEngine(rules, batch_size=batch_size, seed=seed, auto_reset=False)
     refs = [Game(rules, int(s)) for s in engine.states["seed"]]
-    seats = SeatPolicies(policy, rules.num_players, seed)
+    seats = SeatPolicies(policy, rules, seed)
     all_rows = np.arange(batch_size)
     seats.new_games(all_rows, batch_size)
     explore = np.random.default_rng([seed, 3])

@@ -307,8 +307,8 @@ class PlaySession:
         self.agents = {}
         for seat in range(1, rules.num_players):
             partner_seat = rules.owner_of(seat) == rules.owner_of(HUMAN)
-            self.agents[seat] = make_agent(partner if partner_seat else opponents, seed=seed + seat)
-        self.hint_agent = make_agent(hint_agent, seed=seed)
+            self.agents[seat] = make_agent(partner if partner_seat else opponents, seed=seed + seat, rules=rules)
+        self.hint_agent = make_agent(hint_agent, seed=seed, rules=rules)
         self.coach = coach
         self.readline = readline or (lambda: sys.stdin.readline())
         self.write = write or (lambda text: print(text, flush=True))

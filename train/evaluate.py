@@ -14,7 +14,9 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from handfoot_env.rewards import seat_owners
 from handfoot_env.rules import Rules
+from handfoot_env.table import Table
 from handfoot_env.vector import VectorEngine
 
 
@@ -59,21 +61,14 @@ def play_games(rules: Rules, seeds: np.ndarray, team_side: np.ndarray, team, vs)
     Returns (final totals ``[G, owners]``, actions per game ``[G]``)."""
     engine = VectorEngine(rules, batch_size=len(seeds), auto_reset=False)
     engine.reset(seeds=seeds)
+    table = Table(engine, [team, vs])
+    table.seat_agents = np.where(seat_owners(rules)[None, :] == np.asarray(team_side)[:, None], 0, 1)
     actions_taken = np.zeros(len(seeds), dtype=np.int64)
-    owners = rules.num_owners
-    while not engine.is_over.all():
-        live = ~engine.is_over
-        masks = engine.legal_mask()
-        observations = engine.observe()
-        movers = engine.current_player.astype(np.int64)
-        sides = movers % owners if rules.partnerships else movers
-        actions = np.zeros(len(seeds), dtype=np.int64)
-        for agent, rows in ((team, live & (sides == team_side)), (vs, live & (sides != team_side))):
-            index = np.flatnonzero(rows)
-            if len(index):
-                actions[index] = agent.act(observations[index], masks[index])
-        engine.step(actions, active=live)
-        actions_taken += live
+
+    def count(outcome, stepped, actions) -> None:
+        actions_taken[stepped] += 1
+
+    table.play(on_step=count)
     return engine.final_totals.copy(), actions_taken
 
 

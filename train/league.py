@@ -16,8 +16,9 @@ from agents.ppo import PPOAgent
 
 
 class League:
-    def __init__(self, weights: dict[str, float], max_snapshots: int, seed: int = 0):
-        self.scripted = {name: make_agent(name, seed=seed + i) for i, name in enumerate(weights) if name != "self"}
+    def __init__(self, weights: dict[str, float], max_snapshots: int, seed: int = 0, rules=None):
+        self.scripted = {name: make_agent(name, seed=seed + i, rules=rules)
+                         for i, name in enumerate(weights) if name != "self"}
         self.weights = dict(weights)
         self.max_snapshots = max_snapshots
         self.snapshots: list[PPOAgent] = []

@@ -36,7 +36,7 @@ def evaluate(policy, rules: Rules, opponents: list[str], pairs: int, seed: int) 
     agent = PPOAgent(policy, deterministic=True)
     results = []
     for name in opponents:
-        result = play_match(rules, agent, make_agent(name, seed=seed), pairs, seed=seed, progress=False)
+        result = play_match(rules, agent, make_agent(name, seed=seed, rules=rules), pairs, seed=seed, progress=False)
         result.team, result.vs = "ppo", name
         results.append(result.to_dict())
     return results
@@ -92,7 +92,7 @@ class LabCallback(BaseCallback):
         config = self.config
         if self._due("next_snapshot", config.snapshot_every):
             self.league.add_snapshot(self.model.policy, self.num_timesteps)
-            self.venv.games.set_opponents(*self.league.pool())
+            self.venv.set_opponents(*self.league.pool())
         if self._due("next_eval", config.eval_every):
             self._evaluate()
         if self._due("next_checkpoint", config.checkpoint_every):
@@ -181,12 +181,11 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
 
 def _train(config: TrainConfig, rules: Rules, folder: RunFolder, saved: dict | None, changes) -> dict:
     run = folder.path
-    league = League(config.opponents, config.max_snapshots, seed=config.seed)
+    league = League(config.opponents, config.max_snapshots, seed=config.seed, rules=rules)
     state = {"next_eval": config.eval_every, "next_checkpoint": config.checkpoint_every,
              "next_snapshot": config.snapshot_every, "evals": [], "train_seconds": 0.0}
     venv = HandFootVecEnv(num_envs=config.num_envs, rules=rules, opponent=list(league.scripted.values()),
-                          seed=config.seed, reward_mode=config.reward_mode)
-    venv.games.shaping = config.shaping
+                          seed=config.seed, reward_mode=config.reward_mode, shaping=config.shaping)
     if saved is not None:
         model = MaskablePPO.load(folder.checkpoint / "model.zip", env=venv, device="cpu",
                                  tensorboard_log=str(run / "tensorboard"))
@@ -206,7 +205,7 @@ def _train(config: TrainConfig, rules: Rules, folder: RunFolder, saved: dict | N
             tensorboard_log=str(run / "tensorboard"), seed=config.seed, device="cpu", verbose=0,
         )
     folder.record_config(model.num_timesteps, changes)
-    venv.games.set_opponents(*league.pool())
+    venv.set_opponents(*league.pool())
     print(f"TensorBoard logs: {run / 'tensorboard'}  (tensorboard --logdir {run / 'tensorboard'})", file=sys.stderr)
     callback = LabCallback(config, rules, league, venv, state, folder)
     remaining = config.total_timesteps - model.num_timesteps

@@ -25,8 +25,9 @@ import numpy as np
 
 from handfoot_env import actions as A
 from handfoot_env.cards import (
-    BLACK_THREE, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
+    BLACK_THREE, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
 )
+from handfoot_env import observation as O
 from handfoot_env.observation import ObservationView
 from handfoot_env.rules import Rules
 
@@ -190,7 +191,7 @@ class HeuristicAgent:
     # ------------------------------------------------------------------ melding after opening
     def _meld(self, view: ObservationView, mask: np.ndarray) -> int | None:
         hand = view.hand
-        clean = view.side(0)[3]
+        clean = view.side(0)[O.OWNER_CLEAN_BOOKS]
         need_clean, _ = view.books_needed
         groups = view.groups(0)
         keep_two = view.on_foot and not self._going_out_wins(view) and view.stock_size > 30
@@ -261,11 +262,12 @@ class HeuristicAgent:
 
         def side_estimate(slot: int) -> float:
             header = view.side(slot)
-            return header[5] * 100 + header[3] * rules.clean_book_bonus + header[4] * rules.dirty_book_bonus
+            return (header[O.OWNER_MELDED] * 100 + header[O.OWNER_CLEAN_BOOKS] * rules.clean_book_bonus
+                    + header[O.OWNER_DIRTY_BOOKS] * rules.dirty_book_bonus)
 
         mine = side_estimate(0) + rules.going_out_bonus - float((view.hand * VALUES).sum())
         theirs = max(side_estimate(s) for s in range(1, view.num_owners))
-        held = sum(view.seat(s)[2] + view.seat(s)[3] for s in range(1, view.num_players)) * 8.0
+        held = sum(view.seat(s)[O.SEAT_HELD] + view.seat(s)[O.SEAT_FOOT] for s in range(1, view.num_players)) * 8.0
         return mine > theirs - held / max(view.num_owners - 1, 1)
 
     # ------------------------------------------------------------------ the discard
@@ -276,9 +278,9 @@ class HeuristicAgent:
         pile_worth = view.pile_size >= 6 or (view.pile_take_window * VALUES).sum() >= 60
         next_side = view.side(view.next_side_slot())
         # The next player can take only an opened pile of 7 (classic) or, in partnership, any pile.
-        next_can_take = view.pile_size >= 6 and next_side[1] > 0
+        next_can_take = view.pile_size >= 6 and next_side[O.OWNER_OPENED] > 0
         best, best_score = None, np.inf
-        for kind in range(15):
+        for kind in range(NUM_KINDS):
             action = A.discard(kind)
             if view.plays_runs and kind >= FIRST_NATURAL:
                 action = self._suited_discard(view, mask, kind - FIRST_NATURAL)

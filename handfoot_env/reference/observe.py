@@ -28,31 +28,27 @@ def observe(game: Game, seat: int) -> np.ndarray:
         s = game.seats[other]
         base = O.SEATS + slot * O.SEAT_FIELDS
         staged = sum(g.size for g in s.staged)
-        obs[base:base + O.SEAT_FIELDS] = (
-            1,
-            other != seat and facts.owner_of(rules, other) == my_owner,
-            s.hand_size + staged,
-            0 if s.on_foot else sum(s.foot),
-            s.on_foot,
-        )
+        obs[base + O.SEAT_PRESENT] = 1
+        obs[base + O.SEAT_PARTNER] = other != seat and facts.owner_of(rules, other) == my_owner
+        obs[base + O.SEAT_HELD] = s.hand_size + staged
+        obs[base + O.SEAT_FOOT] = 0 if s.on_foot else sum(s.foot)
+        obs[base + O.SEAT_ON_FOOT] = s.on_foot
 
     for slot, owner in enumerate(O.relative_owners(my_owner, rules.num_owners)):
         side = game.sides[owner]
         base = O.OWNERS + slot * O.OWNER_FIELDS
         clean, dirty = count_books(side.groups, rules.book_size)
-        obs[base:base + O.OWNER_HEADER] = (
-            1,
-            side.opened,
-            side.red_threes,
-            clean,
-            dirty,
-            sum(g.value for g in side.groups) / 100,
-            game.totals[owner] / 1000,
-            game.minimum(owner) / 100,
-        )
+        obs[base + O.OWNER_PRESENT] = 1
+        obs[base + O.OWNER_OPENED] = side.opened
+        obs[base + O.OWNER_RED_THREES] = side.red_threes
+        obs[base + O.OWNER_CLEAN_BOOKS] = clean
+        obs[base + O.OWNER_DIRTY_BOOKS] = dirty
+        obs[base + O.OWNER_MELDED] = sum(g.value for g in side.groups) / 100
+        obs[base + O.OWNER_TOTAL] = game.totals[owner] / 1000
+        obs[base + O.OWNER_MINIMUM] = game.minimum(owner) / 100
         for group in side.groups:
             if isinstance(group, Group) and group.size < rules.book_size:
-                at = base + O.OWNER_HEADER + 3 * group.rank
+                at = base + O.OWNER_GROUPS + 3 * group.rank
                 obs[at:at + 3] = (group.naturals, group.twos, group.jokers)
 
     obs[O.PILE_SIZE] = len(game.pile)
@@ -69,20 +65,16 @@ def observe(game: Game, seat: int) -> np.ndarray:
         for kind in pile[len(pile) - 1 - window:len(pile) - 1]:
             obs[O.PILE_TAKE_WINDOW + kind] += 1
 
-    need_clean, need_dirty = game.books_needed()
-    obs[O.GAME:O.GAME + O.GAME_FIELDS] = (
-        game.phase == DRAW_PHASE,
-        game.phase == PLAY_PHASE,
-        game.deal_index,
-        rules.num_deals,
-        len(game.stock),
-        game.minimum(my_owner) / 100,
-        need_clean,
-        need_dirty,
-        rules.partnerships,
-        rules.num_players,
-        game.sides[my_owner].opened,
-    )
+    obs[O.GAME_DRAW_PHASE] = game.phase == DRAW_PHASE
+    obs[O.GAME_PLAY_PHASE] = game.phase == PLAY_PHASE
+    obs[O.GAME_DEAL] = game.deal_index
+    obs[O.GAME_DEALS] = rules.num_deals
+    obs[O.GAME_STOCK] = len(game.stock)
+    obs[O.GAME_MINIMUM] = game.minimum(my_owner) / 100
+    obs[O.GAME_CLEAN_NEEDED], obs[O.GAME_DIRTY_NEEDED] = game.books_needed()
+    obs[O.GAME_PARTNERSHIP] = rules.partnerships
+    obs[O.GAME_PLAYERS] = rules.num_players
+    obs[O.GAME_OPENED] = game.sides[my_owner].opened
     if rules.runs or rules.books_of_twos:
         _observe_house(game, seat, obs)
     return obs
@@ -102,14 +94,18 @@ def _observe_house(game: Game, seat: int, obs: np.ndarray) -> None:
     """The ``house`` block: suited hand, the top discard's suit, runs and books of 2s."""
     rules = game.rules
     me = game.seats[seat]
-    obs[O.HOUSE_HAND:O.HOUSE_HAND + 44] = np.asarray(me.hand_suits).reshape(-1)
+    obs[O.HOUSE_HAND:O.HOUSE_PILE_SUIT] = np.asarray(me.hand_suits).reshape(-1)
     if game.pile and CARD_SUIT[game.pile[-1]] >= 0:
         obs[O.HOUSE_PILE_SUIT + int(CARD_SUIT[game.pile[-1]])] = 1
     _put_runs_and_twos(me.staged, rules.book_size, obs, O.HOUSE_STAGED_RUNS, O.HOUSE_STAGED_TWOS)
     for slot, owner in enumerate(O.relative_owners(facts.owner_of(rules, seat), rules.num_owners)):
         base = O.HOUSE_OWNERS + slot * O.HOUSE_OWNER_FIELDS
-        _put_runs_and_twos(game.sides[owner].groups, rules.book_size, obs, base, base + 8)
-    obs[O.HOUSE_RULES:O.HOUSE_RULES + 4] = (rules.runs, rules.books_of_twos, rules.draw_one_plus_discard, rules.frozen_six)
+        _put_runs_and_twos(game.sides[owner].groups, rules.book_size, obs, base + O.HOUSE_OWNER_RUNS,
+                           base + O.HOUSE_OWNER_TWOS)
+    obs[O.HOUSE_RULE_RUNS] = rules.runs
+    obs[O.HOUSE_RULE_TWOS_BOOKS] = rules.books_of_twos
+    obs[O.HOUSE_RULE_ONE_PLUS_DISCARD] = rules.draw_one_plus_discard
+    obs[O.HOUSE_RULE_FROZEN] = rules.frozen_six
 
 
 __all__ = ["observe"]

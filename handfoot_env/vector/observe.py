@@ -7,7 +7,7 @@ from __future__ import annotations
 from numba import njit
 
 from handfoot_env import observation as O
-from handfoot_env.cards import NUM_KINDS, NUM_NATURALS, NUM_SUITS
+from handfoot_env.cards import NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE
 from handfoot_env.vector.legality import (
     KIND_OF_CARD, SUIT_OF_CARD, VALUES, hand_total, minimum, owner_of, staged_total,
 )
@@ -38,11 +38,11 @@ def fill_observation(s, rules, seat, obs):
         if s.on_foot[other] == 0:
             for k in range(NUM_KINDS):
                 foot += s.foot[other, k]
-        obs[base] = 1.0
-        obs[base + 1] = 1.0 if other != seat and owner_of(rules, other) == my_owner else 0.0
-        obs[base + 2] = held
-        obs[base + 3] = foot
-        obs[base + 4] = s.on_foot[other]
+        obs[base + O.SEAT_PRESENT] = 1.0
+        obs[base + O.SEAT_PARTNER] = 1.0 if other != seat and owner_of(rules, other) == my_owner else 0.0
+        obs[base + O.SEAT_HELD] = held
+        obs[base + O.SEAT_FOOT] = foot
+        obs[base + O.SEAT_ON_FOOT] = s.on_foot[other]
 
     for slot in range(owners):
         owner = (my_owner + slot) % owners
@@ -50,17 +50,17 @@ def fill_observation(s, rules, seat, obs):
         melded = 0
         for k in range(NUM_KINDS):
             melded += s.table_cards[owner, k] * VALUES[k]
-        obs[base] = 1.0
-        obs[base + 1] = s.opened[owner]
-        obs[base + 2] = s.table_cards[owner, 3]  # red threes
-        obs[base + 3] = s.books[owner, 0]
-        obs[base + 4] = s.books[owner, 1]
-        obs[base + 5] = melded / 100.0
-        obs[base + 6] = s.totals[owner] / 1000.0
-        obs[base + 7] = minimum(s, rules, owner) / 100.0
+        obs[base + O.OWNER_PRESENT] = 1.0
+        obs[base + O.OWNER_OPENED] = s.opened[owner]
+        obs[base + O.OWNER_RED_THREES] = s.table_cards[owner, RED_THREE]
+        obs[base + O.OWNER_CLEAN_BOOKS] = s.books[owner, 0]
+        obs[base + O.OWNER_DIRTY_BOOKS] = s.books[owner, 1]
+        obs[base + O.OWNER_MELDED] = melded / 100.0
+        obs[base + O.OWNER_TOTAL] = s.totals[owner] / 1000.0
+        obs[base + O.OWNER_MINIMUM] = minimum(s, rules, owner) / 100.0
         for r in range(NUM_NATURALS):
             for c in range(3):
-                obs[base + O.OWNER_HEADER + 3 * r + c] = s.groups[owner, r, c]
+                obs[base + O.OWNER_GROUPS + 3 * r + c] = s.groups[owner, r, c]
 
     obs[O.PILE_SIZE] = s.pile_len
     if s.pile_len > 0:
@@ -75,18 +75,17 @@ def fill_observation(s, rules, seat, obs):
         for i in range(s.pile_len - 1 - window, s.pile_len - 1):
             obs[O.PILE_TAKE_WINDOW + KIND_OF_CARD[s.pile[i]]] += 1.0
 
-    g = O.GAME
-    obs[g] = 1.0 if s.phase == DRAW else 0.0
-    obs[g + 1] = 1.0 if s.phase == PLAY else 0.0
-    obs[g + 2] = s.deal
-    obs[g + 3] = rules.deals
-    obs[g + 4] = s.stock_len
-    obs[g + 5] = minimum(s, rules, my_owner) / 100.0
-    obs[g + 6] = rules.books_needed[s.deal, 0]
-    obs[g + 7] = rules.books_needed[s.deal, 1]
-    obs[g + 8] = rules.partnerships
-    obs[g + 9] = n
-    obs[g + 10] = s.opened[my_owner]
+    obs[O.GAME_DRAW_PHASE] = 1.0 if s.phase == DRAW else 0.0
+    obs[O.GAME_PLAY_PHASE] = 1.0 if s.phase == PLAY else 0.0
+    obs[O.GAME_DEAL] = s.deal
+    obs[O.GAME_DEALS] = rules.deals
+    obs[O.GAME_STOCK] = s.stock_len
+    obs[O.GAME_MINIMUM] = minimum(s, rules, my_owner) / 100.0
+    obs[O.GAME_CLEAN_NEEDED] = rules.books_needed[s.deal, 0]
+    obs[O.GAME_DIRTY_NEEDED] = rules.books_needed[s.deal, 1]
+    obs[O.GAME_PARTNERSHIP] = rules.partnerships
+    obs[O.GAME_PLAYERS] = n
+    obs[O.GAME_OPENED] = s.opened[my_owner]
     if rules.runs or rules.twos_books:
         fill_house(s, rules, seat, my_owner, obs)
 
@@ -109,10 +108,10 @@ def fill_house(s, rules, seat, my_owner, obs):
         owner = (my_owner + slot) % owners
         base = O.HOUSE_OWNERS + slot * O.HOUSE_OWNER_FIELDS
         for suit in range(NUM_SUITS):
-            obs[base + 2 * suit] = s.runs[owner, suit, 0]
-            obs[base + 2 * suit + 1] = s.runs[owner, suit, 1]
-        obs[base + 8] = s.twos[owner]
-    obs[O.HOUSE_RULES] = rules.runs
-    obs[O.HOUSE_RULES + 1] = rules.twos_books
-    obs[O.HOUSE_RULES + 2] = rules.one_plus_discard
-    obs[O.HOUSE_RULES + 3] = rules.frozen
+            obs[base + O.HOUSE_OWNER_RUNS + 2 * suit] = s.runs[owner, suit, 0]
+            obs[base + O.HOUSE_OWNER_RUNS + 2 * suit + 1] = s.runs[owner, suit, 1]
+        obs[base + O.HOUSE_OWNER_TWOS] = s.twos[owner]
+    obs[O.HOUSE_RULE_RUNS] = rules.runs
+    obs[O.HOUSE_RULE_TWOS_BOOKS] = rules.twos_books
+    obs[O.HOUSE_RULE_ONE_PLUS_DISCARD] = rules.one_plus_discard
+    obs[O.HOUSE_RULE_FROZEN] = rules.frozen

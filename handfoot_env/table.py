@@ -1,0 +1,69 @@
+"""A table: B games on the vector engine with an agent in every seat — the one loop that
+plays games with agents, used by evaluation, ``handfoot game``, the benchmark and the SB3 env.
+
+    table = Table(engine, [team, opponent])
+    table.seat_agents = np.where(sides_of_seats == team_side[:, None], 0, 1)  # [B, players]
+    table.play()                                  # until every game is over
+
+A seat whose agent index is ``-1`` belongs to the caller: :meth:`Table.play` stops in a
+game as soon as such a seat is to move (the SB3 env's learner sits there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from handfoot_env.baselines import Agent
+from handfoot_env.vector import VectorEngine
+from handfoot_env.vector.engine import StepOutcome
+
+CALLER = -1  # seat_agents entry of a seat the caller plays
+
+
+class Table:
+    """Agents seated at the ``engine``'s games: ``seat_agents[b, seat]`` indexes ``agents``."""
+
+    def __init__(self, engine: VectorEngine, agents: Sequence[Agent]):
+        self.engine = engine
+        self.agents = list(agents)
+        self.seat_agents = np.zeros((engine.batch_size, engine.rules.num_players), dtype=np.int64)
+        self._rows = np.arange(engine.batch_size)
+
+    def agents_to_move(self) -> np.ndarray:
+        """``[B]``: the agent index of each game's player to move (``CALLER`` for the caller's)."""
+        return self.seat_agents[self._rows, self.engine.current_player.astype(np.int64)]
+
+    def play(self, active: np.ndarray | None = None, max_steps: int | None = None,
+             on_step: Callable[[StepOutcome, np.ndarray, np.ndarray], None] | None = None) -> int:
+        """Let the agents move, all games at once, until in every ``active`` game the game is
+        over or a caller's seat is to move (or after ``max_steps`` batch steps).  After each
+        step ``on_step(outcome, stepped, actions)`` sees which games moved and how; it may
+        restart or reseat games.  Returns the number of batch steps taken."""
+        engine = self.engine
+        steps = 0
+        while max_steps is None or steps < max_steps:
+            movers = self.agents_to_move()
+            to_play = (movers != CALLER) & ~engine.is_over
+            if active is not None:
+                to_play &= active
+            if not to_play.any():
+                break
+            masks = engine.legal_mask()
+            observations = engine.observe()
+            actions = np.zeros(engine.batch_size, dtype=np.int64)
+            if len(self.agents) == 1 and to_play.all():  # one agent everywhere: no row selection
+                actions[:] = self.agents[0].act(observations, masks)
+            else:
+                for k in np.unique(movers[to_play]):
+                    rows = np.flatnonzero(to_play & (movers == k))
+                    actions[rows] = self.agents[k].act(observations[rows], masks[rows])
+            outcome = engine.step(actions, active=to_play)
+            steps += 1
+            if on_step is not None:
+                on_step(outcome, to_play, actions)
+        return steps
+
+
+__all__ = ["CALLER", "Table"]

@@ -12,8 +12,8 @@
 | Observation shape  | {"observation": (509,) float32, "action_mask": (173,) int8}         |
 
 Hand and Foot is a Canasta-family card game: every player has a hand and a foot, builds
-groups of one rank, and scores big for seven-card books.  The rules are those of
-`shared/RULES.md`, presets `classic` (2-6 players, each alone), `partnership` (4
+groups of one rank, and scores big for seven-card books.  The rules are written out in
+[docs/rules.md](../docs/rules.md): presets `classic` (2-6 players, each alone), `partnership` (4
 players in two teams, partners opposite) and `house` (2 alone or 4 in two teams; runs of
 one suit, red and black canastas, books of 2s, one card plus the top discard, frozen
 six-card melds, games to 20,000).

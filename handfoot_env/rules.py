@@ -1,7 +1,8 @@
 """The rules of Hand and Foot as data: one frozen, validated dataclass and three presets.
 
-Every decision of ``shared/RULES.md`` is a field here, so that nothing else in the
-project hard-codes a rule number.  Presets:
+Every rule and every decision of the binding rules document (RULES.md, summarised in the
+project's own page ``docs/rules.md``) is a field here, so that nothing else in the project
+hard-codes a rule number.  Comments name each preset value's source.  Presets:
 
 * ``classic``      seed 000: 2-6 players, each alone, players + 1 decks, 11/11.
 * ``partnership``  seed 001: 4 players in two teams (seats 0+2, 1+3), 5 decks, 11/11.
@@ -171,6 +172,10 @@ class Rules:
     def wilds_allowed(self, naturals: int, wilds: int) -> bool:
         """Whether a group of one natural rank may hold this many naturals and wilds."""
         return bool(rule_facts.wilds_allowed(self.kernel[0], naturals, wilds))
+
+    def book_bonus(self, clean: int, dirty: int) -> int:
+        """The bonus for ``clean`` clean and ``dirty`` dirty books (house: red and black canastas)."""
+        return int(rule_facts.book_bonus(self.kernel[0], clean, dirty))
 
     def deal_score(self, melded: int, clean: int, dirty: int, red_threes: int, opened: bool, went_out: bool,
                    held: int) -> int:

@@ -262,8 +262,8 @@ class HeuristicAgent:
 
         def side_estimate(slot: int) -> float:
             header = view.side(slot)
-            return (header[O.OWNER_MELDED] * 100 + header[O.OWNER_CLEAN_BOOKS] * rules.clean_book_bonus
-                    + header[O.OWNER_DIRTY_BOOKS] * rules.dirty_book_bonus)
+            return header[O.OWNER_MELDED] * 100 + rules.book_bonus(header[O.OWNER_CLEAN_BOOKS],
+                                                                   header[O.OWNER_DIRTY_BOOKS])
 
         mine = side_estimate(0) + rules.going_out_bonus - float((view.hand * VALUES).sum())
         theirs = max(side_estimate(s) for s in range(1, view.num_owners))

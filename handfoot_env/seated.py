@@ -80,7 +80,7 @@ class SeatedGames:
         self.learner_side[rows] = seeds % self.rules.num_owners if self.fixed_side is None else self.fixed_side
         self.opponent_index[rows] = self._opponent_rng.choice(len(self.opponents), size=len(rows), p=self.weights)
         learner_seat = self._seat_sides[None, :] == self.learner_side[rows, None]
-        self.table.seat_agents[rows] = np.where(learner_seat, CALLER, self.opponent_index[rows, None])
+        self.table.seat(rows, np.where(learner_seat, CALLER, self.opponent_index[rows, None]))
 
     def potential(self) -> np.ndarray:
         """The learner side's margin in the deal in progress, scored as it stands: the

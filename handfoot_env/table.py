@@ -28,12 +28,27 @@ class Table:
     def __init__(self, engine: VectorEngine, agents: Sequence[Agent]):
         self.engine = engine
         self.agents = list(agents)
-        self.seat_agents = np.zeros((engine.batch_size, engine.rules.num_players), dtype=np.int64)
         self._rows = np.arange(engine.batch_size)
+        self.seat_agents = np.zeros((engine.batch_size, engine.rules.num_players), dtype=np.int64)
+
+    @property
+    def seat_agents(self) -> np.ndarray:
+        """``[B, players]``: the index into ``agents`` of each seat's agent, or ``CALLER``."""
+        return self._seat_agents
+
+    @seat_agents.setter
+    def seat_agents(self, value: np.ndarray) -> None:
+        self._seat_agents = np.array(value, dtype=np.int64).reshape(self.engine.batch_size, -1)
+        self._has_callers = bool((self._seat_agents == CALLER).any())
+
+    def seat(self, rows: np.ndarray, agents: np.ndarray) -> None:
+        """Reseat the games at ``rows``: ``agents`` is ``[len(rows), players]`` (or broadcasts)."""
+        self._seat_agents[rows] = agents
+        self._has_callers = bool((self._seat_agents == CALLER).any())
 
     def agents_to_move(self) -> np.ndarray:
         """``[B]``: the agent index of each game's player to move (``CALLER`` for the caller's)."""
-        return self.seat_agents[self._rows, self.engine.current_player.astype(np.int64)]
+        return self._seat_agents[self._rows, self.engine.current_player]
 
     def play(self, active: np.ndarray | None = None, max_steps: int | None = None,
              on_step: Callable[[StepOutcome, np.ndarray, np.ndarray], None] | None = None) -> int:
@@ -44,22 +59,29 @@ class Table:
         engine = self.engine
         steps = 0
         while max_steps is None or steps < max_steps:
-            movers = self.agents_to_move()
-            to_play = (movers != CALLER) & ~engine.is_over
+            movers = None
+            if len(self.agents) == 1 and not self._has_callers:
+                to_play = ~engine.is_over  # it moves wherever a game goes on
+            else:
+                movers = self.agents_to_move()
+                to_play = (movers != CALLER) & ~engine.is_over
             if active is not None:
                 to_play &= active
-            if not to_play.any():
+            playing = np.count_nonzero(to_play)
+            if not playing:
                 break
+            everyone = movers is None and active is None and playing == engine.batch_size
             masks = engine.legal_mask()
             observations = engine.observe()
-            actions = np.zeros(engine.batch_size, dtype=np.int64)
-            if len(self.agents) == 1 and to_play.all():  # one agent everywhere: no row selection
-                actions[:] = self.agents[0].act(observations, masks)
+            if everyone:
+                actions = self.agents[0].act(observations, masks)
             else:
+                actions = np.zeros(engine.batch_size, dtype=np.int64)
+                movers = self.agents_to_move() if movers is None else movers
                 for k in np.unique(movers[to_play]):
                     rows = np.flatnonzero(to_play & (movers == k))
                     actions[rows] = self.agents[k].act(observations[rows], masks[rows])
-            outcome = engine.step(actions, active=to_play)
+            outcome = engine.step(actions, active=None if everyone else to_play)
             steps += 1
             if on_step is not None:
                 on_step(outcome, to_play, actions)

@@ -56,7 +56,7 @@ def play_game(rules: Rules, seed: int, agent_names: Sequence[str]):
     engine = VectorEngine(rules, batch_size=1, seed=seed, auto_reset=False)
     table = Table(engine, [make_agent(agent_names[i % len(agent_names)], seed=seed * 101 + i, rules=rules)
                            for i in range(rules.num_players)])
-    table.seat_agents[0] = np.arange(rules.num_players)
+    table.seat([0], np.arange(rules.num_players))
     played: list[int] = []
     table.play(on_step=lambda outcome, stepped, actions: played.append(int(actions[0])))
     game = Game(rules, seed)

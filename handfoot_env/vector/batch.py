@@ -15,6 +15,7 @@ from handfoot_env.vector.legality import action_reason
 from handfoot_env.vector.masks import fill_mask
 from handfoot_env.vector.observe import fill_observation
 from handfoot_env.vector.scoring import owner_deal_score
+from handfoot_env.vector.state import OVER
 from handfoot_env.vector.transitions import apply_game, reset_game, settle
 
 
@@ -35,28 +36,58 @@ def open_deal_kernel(states, packs, rules, index):
 
 @njit(cache=True, parallel=True)
 def check_kernel_parallel(states, rules, actions, active, errors):
-    """Reason code (0 = legal) of each active game's action, changing nothing."""
+    """Reason code (0 = legal) of each active game's action, changing nothing; returns how
+    many are illegal."""
+    illegal = 0
     for b in prange(states.shape[0]):
         errors[b] = action_reason(states[b], rules[0], actions[b]) if active[b] else 0
+        illegal += errors[b] != 0
+    return illegal
 
 
 @njit(cache=True)
 def check_kernel_serial(states, rules, actions, active, errors):
+    illegal = 0
     for b in range(states.shape[0]):
         errors[b] = action_reason(states[b], rules[0], actions[b]) if active[b] else 0
-
-
-@njit(cache=True, parallel=True)
-def apply_kernel_parallel(states, packs, rules, actions, active, deal_over):
-    """Apply each active game's (checked, legal) action; ``deal_over[b]``: a deal ended."""
-    for b in prange(states.shape[0]):
-        deal_over[b] = apply_game(states[b], rules[0], packs[b], actions[b]) if active[b] else False
+        illegal += errors[b] != 0
+    return illegal
 
 
 @njit(cache=True)
-def apply_kernel_serial(states, packs, rules, actions, active, deal_over):
+def apply_one(states, packs, rules, actions, active, deal_over, game_over, deal_scores, b):
+    """Game ``b``'s step and its outcome: a deal ended (with its scores), the game ended."""
+    deal_over[b] = False
+    game_over[b] = False
+    deal_scores[b, :] = 0
+    if not active[b]:
+        return
+    s = states[b]
+    if apply_game(s, rules[0], packs[b], actions[b]):
+        deal_over[b] = True
+        game_over[b] = s.phase == OVER  # it was not over before: illegal actions are refused
+        for o in range(deal_scores.shape[1]):
+            deal_scores[b, o] = s.deal_scores[s.deals_ended - 1, o]
+
+
+@njit(cache=True, parallel=True)
+def apply_kernel_parallel(states, packs, rules, actions, active, deal_over, game_over, deal_scores):
+    """Apply each active game's (checked, legal) action and write its outcome; returns how
+    many games ended."""
+    ended = 0
+    for b in prange(states.shape[0]):
+        apply_one(states, packs, rules, actions, active, deal_over, game_over, deal_scores, b)
+        ended += game_over[b]
+    return ended
+
+
+@njit(cache=True)
+def apply_kernel_serial(states, packs, rules, actions, active, deal_over, game_over, deal_scores):
+    ended = 0
     for b in range(states.shape[0]):
-        deal_over[b] = apply_game(states[b], rules[0], packs[b], actions[b]) if active[b] else False
+        apply_one(states, packs, rules, actions, active, deal_over, game_over, deal_scores, b)
+        ended += game_over[b]
+    return ended
 
 
 @njit(cache=True, parallel=True)

@@ -69,7 +69,9 @@ class VectorEngine:
         self.final_totals = np.zeros((self.batch_size, rules.num_owners), dtype=np.int32)
         self._masks = np.zeros((self.batch_size, A.NUM_ACTIONS), dtype=bool)
         self._obs = np.zeros((self.batch_size, OBS_SIZE), dtype=np.float32)
-        self._deal_over = np.zeros(self.batch_size, dtype=bool)
+        # The outcome of the last step, rewritten by the next one (copy to keep).
+        self._outcome = StepOutcome(np.zeros(self.batch_size, dtype=bool), np.zeros(self.batch_size, dtype=bool),
+                                    np.zeros((self.batch_size, rules.num_owners), dtype=np.int64))
         self._errors = np.zeros(self.batch_size, dtype=np.int64)
         self.reset(seed)
 
@@ -138,7 +140,7 @@ class VectorEngine:
     # ------------------------------------------------------------------ transitions
     def step(self, actions: np.ndarray, active: np.ndarray | None = None) -> StepOutcome:
         """Apply one action per game; returns the :class:`StepOutcome` (deals and games that
-        ended, and the ended deals' scores).
+        ended, and the ended deals' scores; its arrays are rewritten by the next step).
 
         ``active`` (bool ``[B]``) steps only those games; the others keep their state (their
         ``actions`` entries are ignored).  If any stepped action is illegal,
@@ -146,7 +148,7 @@ class VectorEngine:
         is changed.  A game that ends keeps its totals in ``final_totals``; with ``auto_reset``
         it restarts at once."""
         actions = np.asarray(actions)
-        if actions.shape != (self.batch_size,) or not np.issubdtype(actions.dtype, np.integer):
+        if actions.shape != (self.batch_size,) or actions.dtype.kind not in "iu":
             raise ValueError(f"actions must be {self.batch_size} integers, got shape {actions.shape} {actions.dtype}")
         if active is None:
             active = self._all_active
@@ -154,30 +156,18 @@ class VectorEngine:
             active = np.asarray(active, dtype=np.bool_)
             if active.shape != (self.batch_size,):
                 raise ValueError(f"active must be {self.batch_size} booleans")
-        actions = np.where(active, actions, 0).astype(np.int64, copy=False)
-        out_of_range = (actions < 0) | (actions >= A.NUM_ACTIONS)
-        if out_of_range.any():
-            bad = int(np.flatnonzero(out_of_range)[0])
-            raise IllegalActionError(int(actions[bad]), "out of range", f"{self._game(bad)}actions are 0..{A.NUM_ACTIONS - 1}")
-        self._check_kernel(self.states, self.kernel_rules, actions, active, self._errors)
-        if self._errors.any():
+        actions = actions.astype(np.int64, copy=False)
+        if self._check_kernel(self.states, self.kernel_rules, actions, active, self._errors):
             bad = int(np.flatnonzero(self._errors)[0])
             action = int(actions[bad])
             raise IllegalActionError(action, A.describe(action, self.rules), f"{self._game(bad)}{REASONS[self._errors[bad]]}")
-        self._apply_kernel(self.states, self.packs, self.kernel_rules, actions, active, self._deal_over)
-        deal_over = self._deal_over.copy()
-        game_over = deal_over & (self.states["phase"] == OVER)
-        owners = self.rules.num_owners
-        deal_scores = np.zeros((self.batch_size, owners), dtype=np.int64)
-        if deal_over.any():
-            rows = np.flatnonzero(deal_over)
-            last = self.states["deals_ended"][rows].astype(np.int64) - 1
-            deal_scores[rows] = self.states["deal_scores"][rows, last, :owners]
-            done = np.flatnonzero(game_over)
+        outcome = self._outcome
+        if self._apply_kernel(self.states, self.packs, self.kernel_rules, actions, active, *outcome):
+            done = np.flatnonzero(outcome.game_over)
             self.final_totals[done] = self.totals[done]
-            if self.auto_reset and len(done):
+            if self.auto_reset:
                 self.reset_games(done)
-        return StepOutcome(deal_over, game_over, deal_scores)
+        return outcome
 
     def _game(self, b: int) -> str:
         """"game b: " naming the game in an error, when there is more than one."""
@@ -200,8 +190,6 @@ class VectorEngine:
 
     def why_illegal(self, b: int, action: int) -> str | None:
         """Why ``action`` is illegal in game ``b`` now (None if legal)."""
-        if not 0 <= int(action) < A.NUM_ACTIONS:
-            return f"action {action} is out of range [0, {A.NUM_ACTIONS})"
         actions = np.zeros(self.batch_size, dtype=np.int64)
         actions[b] = action
         active = np.zeros(self.batch_size, dtype=np.bool_)

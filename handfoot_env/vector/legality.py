@@ -62,6 +62,7 @@ REASONS = (
     "the run already ends at the ace",
     "there is already an unfinished book of 2s; add to it instead",
     "there is no unfinished book of 2s to add to",
+    f"the action is out of range: actions are 0..{A.NUM_ACTIONS - 1}",
 )
 (
     R_LEGAL, R_OVER, R_DRAWN, R_STOCK_LOW, R_TAKE_PHASE, R_TAKE_NONE, R_PILE_EMPTY, R_BLOCKED,
@@ -69,7 +70,7 @@ REASONS = (
     R_MUST_DISCARD, R_MELD_PHASE, R_GROUP_EXISTS, R_NO_GROUP, R_NOT_HELD, R_WILDS, R_NO_DISCARD,
     R_STRANDED, R_DISCARD_PHASE, R_NO_CARD, R_CANNOT_GO_OUT, R_TOO_BIG,
     R_STOCK_EMPTY, R_FROZEN, R_SUITED_DISCARD, R_NOT_SUITED, R_NO_RUNS, R_NO_TWOS_BOOKS, R_RUN_EXISTS,
-    R_NO_RUN, R_RUN_AT_FOUR, R_RUN_AT_ACE, R_TWOS_EXISTS, R_NO_TWOS,
+    R_NO_RUN, R_RUN_AT_FOUR, R_RUN_AT_ACE, R_TWOS_EXISTS, R_NO_TWOS, R_OUT_OF_RANGE,
 ) = range(len(REASONS))
 
 START_NATURALS = np.array([c[0] for c in A.COMPOSITIONS], dtype=np.int64)
@@ -439,6 +440,8 @@ def decode(action):
 @njit(cache=True)
 def action_reason(s, rules, action):
     """Reference ``why_illegal``, as a reason code."""
+    if action < 0 or action >= A.NUM_ACTIONS:
+        return R_OUT_OF_RANGE
     if s.phase == OVER:
         return R_OVER
     kind, op, x, y = decode(action)

@@ -1,6 +1,10 @@
 """handfoot: Hand and Foot as an exact rules engine, a vectorized simulator and an RL lab."""
 
-from handfoot_env.rules import Rules
+from handfoot_env.kernel_cache import use_kernel_cache
+
+use_kernel_cache()  # before numba loads: the compiled kernels' cache follows their source
+
+from handfoot_env.rules import Rules  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = ["Rules", "env", "raw_env", "__version__"]

@@ -1,0 +1,31 @@
+"""The compiled kernels' cache follows every source file they are compiled from."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+from handfoot_env import kernel_cache
+
+
+def test_changing_any_kernel_source_changes_the_cache_folder(tmp_path, monkeypatch):
+    copy = tmp_path / "handfoot_env"
+    shutil.copytree(kernel_cache.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(kernel_cache, "PACKAGE", copy)
+    before = kernel_cache.source_hash()
+    assert kernel_cache.source_hash() == before  # stable
+    for changed in ("rule_facts.py", "vector/legality.py", "actions.py"):
+        path = copy / changed
+        original = path.read_text()
+        path.write_text(original + "\n# a change\n")
+        assert kernel_cache.source_hash() != before, changed
+        path.write_text(original)
+    (copy / "reference" / "scoring.py").write_text("# the reference engine is not compiled\n")
+    assert kernel_cache.source_hash() == before
+
+
+def test_numba_caches_in_the_folder_of_this_source():
+    import numba
+
+    assert numba.config.CACHE_DIR == os.environ["NUMBA_CACHE_DIR"]
+    assert kernel_cache.source_hash() in numba.config.CACHE_DIR

@@ -27,17 +27,19 @@ class Agent(Protocol):
 
 
 def make_baseline(name: str, seed: int = 0, rules: Rules | None = None) -> Agent:
-    """A scripted baseline by name: ``random`` (seeded), ``greedy`` or ``heuristic``."""
-    from handfoot_env.baselines.greedy import GreedyAgent
-    from handfoot_env.baselines.heuristic import HeuristicAgent
+    """A scripted baseline by name: ``random`` (seeded), ``greedy`` or ``heuristic``.
+
+    Greedy and the heuristic come compiled (``compiled.py``): the same decisions as the
+    readable ``GreedyAgent`` and ``HeuristicAgent``, a batch at a time at engine speed."""
+    from handfoot_env.baselines.compiled import CompiledGreedy, CompiledHeuristic
     from handfoot_env.baselines.random import RandomAgent
 
     if name == "random":
         return RandomAgent(seed)
     if name == "greedy":
-        return GreedyAgent()
+        return CompiledGreedy()
     if name == "heuristic":
-        return HeuristicAgent(rules)
+        return CompiledHeuristic(rules)
     raise ValueError(f"unknown baseline {name!r}: choose one of {', '.join(BASELINE_NAMES)}")
 
 

@@ -1,0 +1,484 @@
+"""The scripted baselines, compiled: a whole batch of decisions in one call.
+
+``heuristic.py`` and ``greedy.py`` are the readable versions, the way the reference engine is
+the readable engine; these make the same decision on every observation and mask (the tests
+compare them action for action over whole games) at engine speed, so that training and
+evaluation against them are not held up by a Python loop over games.
+
+The heuristic's port follows ``HeuristicAgent`` method by method.  Its going-out estimate
+is computed in float32, as the Python version's is (float32 observation values combined
+with Python numbers stay float32 under NumPy's promotion rules); elsewhere it is float64.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from handfoot_env import actions as A
+from handfoot_env import observation as O
+from handfoot_env.baselines.greedy import _RANK as GREEDY_RANK
+from handfoot_env.baselines.heuristic import FEED_PENALTY, LATE_STOCK, PAIR_BONUS
+from handfoot_env.cards import (
+    BLACK_THREE, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
+)
+from handfoot_env.rule_facts import book_bonus
+from handfoot_env.rules import Rules
+
+VALUES = np.asarray(KIND_VALUES, dtype=np.float64)
+PLAN_SIZE = 256  # room for the longest opening plan
+NONE = -1
+
+
+# ---------------------------------------------------------------------------- greedy
+@njit(cache=True)
+def greedy_actions(masks, rank, out):
+    """Greedy: the legal action earliest in its fixed preference order."""
+    for b in range(masks.shape[0]):
+        best = -1
+        for a in range(masks.shape[1]):
+            if masks[b, a] and (best < 0 or rank[a] < rank[best]):
+                best = a
+        out[b] = best
+
+
+# ---------------------------------------------------------------------------- heuristic helpers
+@njit(cache=True)
+def first_legal(mask):
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            return a
+    return NONE
+
+
+@njit(cache=True)
+def stable_order(keys):
+    """Indices sorted by ``keys`` ascending, ties in index order (Python's stable ``sorted``)."""
+    n = keys.shape[0]
+    order = np.arange(n)
+    for i in range(1, n):  # insertion sort: stable, and n is 11
+        j = i
+        while j > 0 and keys[order[j - 1]] > keys[order[j]]:
+            order[j - 1], order[j] = order[j], order[j - 1]
+            j -= 1
+    return order
+
+
+@njit(cache=True)
+def pile_top(obs):
+    for k in range(NUM_KINDS):
+        if obs[O.PILE_TOP + k] != 0:
+            return k
+    return NONE
+
+
+@njit(cache=True)
+def pile_top_suit(obs):
+    for suit in range(NUM_SUITS):
+        if obs[O.HOUSE_PILE_SUIT + suit] != 0:
+            return suit
+    return NONE
+
+
+@njit(cache=True)
+def group_size(obs, slot, r):
+    base = O.OWNERS + slot * O.OWNER_FIELDS + O.OWNER_GROUPS + 3 * r
+    return obs[base] + obs[base + 1] + obs[base + 2]
+
+
+@njit(cache=True)
+def group_wilds(obs, slot, r):
+    base = O.OWNERS + slot * O.OWNER_FIELDS + O.OWNER_GROUPS + 3 * r
+    return obs[base + 1] + obs[base + 2]
+
+
+@njit(cache=True)
+def run_neighbours(obs, suit, rank):
+    """Cards of ``suit`` within two ranks of ``rank`` in my hand, plus 2 if it extends my run."""
+    near = 0
+    for r in range(max(rank - 2, 0), min(rank + 3, NUM_NATURALS)):
+        if r != rank and obs[O.HOUSE_HAND + NUM_NATURALS * suit + r] > 0:
+            near += 1
+    base = O.HOUSE_OWNERS + O.HOUSE_OWNER_RUNS + 2 * suit  # my side is owner slot 0
+    length = obs[base]
+    low = obs[base + 1]
+    if length != 0 and (rank == low - 1 or rank == low + length):
+        near += 2
+    return near
+
+
+@njit(cache=True)
+def top_fits(obs):
+    top = pile_top(obs)
+    if top == NONE or top == BLACK_THREE or top == RED_THREE:
+        return False
+    if top == TWO or top == JOKER:
+        return True
+    r = top - FIRST_NATURAL
+    if obs[O.HAND + top] >= 2 or group_size(obs, 0, r) > 0:
+        return True
+    suit = pile_top_suit(obs)
+    return suit != NONE and run_neighbours(obs, suit, r) >= 2
+
+
+# ---------------------------------------------------------------------------- opening
+@njit(cache=True)
+def opening_plan(obs, needed, keep_kind, keep_count, mask, use_mask, plan):
+    """HeuristicAgent._opening_plan: fills ``plan`` with staging actions (first ones first)
+    that add ``needed`` points and returns their number, or -1 when they cannot."""
+    hand = np.empty(NUM_KINDS, dtype=np.float32)
+    for k in range(NUM_KINDS):
+        hand[k] = obs[O.HAND + k]
+    if keep_kind >= 0:
+        hand[keep_kind] -= keep_count
+    n = 0
+    total = 0.0
+    reserve = 2 if obs[O.ON_FOOT] != 0 else 1  # a discard must remain
+    hand_sum = np.float32(0.0)
+    for k in range(NUM_KINDS):
+        hand_sum += hand[k]
+    spare = int(hand_sum) - reserve
+    keys = np.empty(NUM_NATURALS, dtype=np.float64)
+    for r in range(NUM_NATURALS):
+        keys[r] = -VALUES[FIRST_NATURAL + r] * np.float64(hand[FIRST_NATURAL + r])
+    ranks = stable_order(keys)
+    # Natural groups first, most valuable first.
+    for i in range(NUM_NATURALS):
+        r = ranks[i]
+        kind = FIRST_NATURAL + r
+        count = int(hand[kind])
+        if obs[O.STAGED + kind] > 0 and count > 0:
+            take = min(count, spare)
+            for _ in range(take):
+                plan[n] = A.ADD_NATURAL + r
+                n += 1
+        elif count >= 3:
+            take = min(count, 7, spare)
+            if take < 3:
+                continue
+            plan[n] = A.START_GROUP + 3 * r
+            n += 1
+            for _ in range(take - 3):
+                plan[n] = A.ADD_NATURAL + r
+                n += 1
+        else:
+            continue
+        total += take * VALUES[kind]
+        spare -= take
+        if total >= needed:
+            return n
+    # House: runs of ranks no group above uses, and the book of 2s.
+    if use_mask and obs[O.HOUSE_RULE_RUNS] != 0:
+        used = np.zeros(NUM_NATURALS, dtype=np.bool_)
+        for i in range(n):
+            a = plan[i]
+            if A.START_GROUP <= a < A.ADD_NATURAL and (a - A.START_GROUP) % 3 == 0:
+                used[(a - A.START_GROUP) // 3] = True
+            elif A.ADD_NATURAL <= a < A.ADD_TWO:
+                used[a - A.ADD_NATURAL] = True
+        for suit in range(NUM_SUITS):
+            for low in range(A.RUN_STARTS):
+                action = A.START_RUN + A.RUN_STARTS * suit + low
+                if not mask[action] or spare < 3 or used[low] or used[low + 1] or used[low + 2]:
+                    continue
+                plan[n] = action
+                n += 1
+                total += VALUES[FIRST_NATURAL + low] + VALUES[FIRST_NATURAL + low + 1] + VALUES[FIRST_NATURAL + low + 2]
+                spare -= 3
+                used[low] = used[low + 1] = used[low + 2] = True
+                if total >= needed:
+                    return n
+    if use_mask and mask[A.START_TWOS_BOOK] and hand[TWO] >= 3 and spare >= 3:
+        plan[n] = A.START_TWOS_BOOK
+        n += 1
+        total += 3 * VALUES[TWO]
+        spare -= 3
+        hand[TWO] -= 3
+        if total >= needed:
+            return n
+    # Then wilds: on pairs (jokers first, then 2s).
+    jokers = int(hand[JOKER])
+    twos = int(hand[TWO])
+    for i in range(NUM_NATURALS):
+        r = ranks[i]
+        kind = FIRST_NATURAL + r
+        if jokers + twos == 0 or spare < 3:
+            break
+        if hand[kind] == 2 and obs[O.STAGED + kind] == 0:
+            if jokers > 0:
+                jokers -= 1
+                wild, comp = JOKER, 2
+            else:
+                twos -= 1
+                wild, comp = TWO, 1
+            plan[n] = A.START_GROUP + 3 * r + comp
+            n += 1
+            total += 2 * VALUES[kind] + VALUES[wild]
+            spare -= 3
+            if total >= needed:
+                return n
+    return -1
+
+
+@njit(cache=True)
+def first_in_plan(plan, count, mask):
+    for i in range(count):
+        if mask[plan[i]]:
+            return plan[i]
+    return NONE
+
+
+# ---------------------------------------------------------------------------- draw
+@njit(cache=True)
+def draw_choice(obs, mask, plan):
+    if obs[O.HOUSE_RULE_RUNS] != 0:  # house: the top discard comes with one stock card; take it if it fits
+        if mask[A.TAKE_PILE] and (top_fits(obs) or not mask[A.DRAW]):
+            return A.TAKE_PILE
+        return A.DRAW if mask[A.DRAW] else first_legal(mask)
+    if mask[A.TAKE_PILE]:
+        return A.TAKE_PILE
+    top = pile_top(obs)
+    # Partnership: stage groups before the take when that makes the take open the side.
+    if obs[O.GAME_OPENED] == 0 and top != NONE and top >= FIRST_NATURAL and obs[O.HAND + top] >= 2:
+        needed = np.float64(obs[O.GAME_MINIMUM]) * 100 - np.float64(obs[O.STAGED_VALUE]) * 100 - 3 * VALUES[top]
+        count = opening_plan(obs, needed, top, 2, mask, False, plan)
+        if count >= 0:
+            action = first_in_plan(plan, count, mask)
+            if action != NONE:
+                return action
+    if mask[A.DRAW]:
+        return A.DRAW
+    return first_legal(mask)
+
+
+# ---------------------------------------------------------------------------- melding after opening
+@njit(cache=True)
+def going_out_wins(obs, rules):
+    """HeuristicAgent._going_out_wins, in the float32 arithmetic of the Python version."""
+    players = int(obs[O.GAME_PLAYERS])
+    owners = players // 2 if obs[O.GAME_PARTNERSHIP] != 0 else players
+    hundred = np.float32(100.0)
+    hand_value = 0.0
+    for k in range(NUM_KINDS):
+        hand_value += np.float64(obs[O.HAND + k]) * VALUES[k]
+    base = O.OWNERS
+    mine = np.float32(obs[base + O.OWNER_MELDED] * hundred) + np.float32(
+        int(book_bonus(rules, obs[base + O.OWNER_CLEAN_BOOKS], obs[base + O.OWNER_DIRTY_BOOKS])))
+    mine = np.float32(mine + np.float32(rules.out_bonus))
+    mine = np.float32(mine - np.float32(hand_value))
+    theirs = np.float32(-np.inf)
+    for slot in range(1, owners):
+        base = O.OWNERS + slot * O.OWNER_FIELDS
+        estimate = np.float32(obs[base + O.OWNER_MELDED] * hundred) + np.float32(
+            int(book_bonus(rules, obs[base + O.OWNER_CLEAN_BOOKS], obs[base + O.OWNER_DIRTY_BOOKS])))
+        if estimate > theirs:
+            theirs = estimate
+    held = np.float32(0.0)
+    for slot in range(1, players):
+        base = O.SEATS + slot * O.SEAT_FIELDS
+        held = np.float32(held + np.float32(obs[base + O.SEAT_HELD] + obs[base + O.SEAT_FOOT]))
+    held = np.float32(held * np.float32(8.0))
+    share = np.float32(held / np.float32(max(owners - 1, 1)))
+    return mine > np.float32(theirs - share)
+
+
+@njit(cache=True)
+def meld_choice(obs, mask, rules):
+    """HeuristicAgent._meld: a meld to make, or NONE."""
+    clean = obs[O.OWNERS + O.OWNER_CLEAN_BOOKS]
+    need_clean = int(obs[O.GAME_CLEAN_NEEDED])
+    stock = int(obs[O.GAME_STOCK])
+    keep_two = obs[O.ON_FOOT] != 0 and not going_out_wins(obs, rules) and stock > 30
+    cards = np.float32(0.0)
+    for k in range(NUM_KINDS):
+        cards += obs[O.HAND + k]
+
+    def allowed(action, used):
+        return mask[action] and (not keep_two or cards - used >= 2)
+
+    # House: runs and the book of 2s first, and a new book of 2s when red canastas are missing.
+    if obs[O.HOUSE_RULE_RUNS] != 0:
+        for suit in range(NUM_SUITS):
+            for action in (A.EXTEND_RUN_DOWN + suit, A.EXTEND_RUN_UP + suit):
+                if allowed(action, 1):
+                    return action
+        if allowed(A.ADD_TWO_TO_TWOS_BOOK, 1):
+            return A.ADD_TWO_TO_TWOS_BOOK
+        for suit in range(NUM_SUITS):
+            for low in range(A.RUN_STARTS):
+                action = A.START_RUN + A.RUN_STARTS * suit + low
+                if allowed(action, 3):
+                    worth_more_in_a_book = False
+                    for r in range(low, low + 3):
+                        if obs[O.HAND + FIRST_NATURAL + r] >= 3:
+                            worth_more_in_a_book = True
+                    if not worth_more_in_a_book:
+                        return action
+        if clean < need_clean and obs[O.HAND + TWO] >= 3 and allowed(A.START_TWOS_BOOK, 3):
+            return A.START_TWOS_BOOK
+    # Naturals onto our groups, then new clean groups of three or more.
+    for r in range(NUM_NATURALS):
+        if allowed(A.ADD_NATURAL + r, 1):
+            return A.ADD_NATURAL + r
+    keys = np.empty(NUM_NATURALS, dtype=np.float32)
+    for r in range(NUM_NATURALS):
+        keys[r] = -obs[O.HAND + FIRST_NATURAL + r]
+    order = stable_order(keys)
+    for i in range(NUM_NATURALS):
+        r = order[i]
+        if obs[O.HAND + FIRST_NATURAL + r] >= 3 and allowed(A.START_GROUP + 3 * r, 3):
+            return A.START_GROUP + 3 * r
+    # Wilds: never on the clean groups counted on for the clean books still needed.
+    late = stock < LATE_STOCK * int(obs[O.GAME_PLAYERS])
+    sizes = np.empty(NUM_NATURALS, dtype=np.float32)
+    for r in range(NUM_NATURALS):
+        sizes[r] = -group_size(obs, 0, r)
+    by_size = stable_order(sizes)  # the groups nearest to a book first
+    protected = np.zeros(NUM_NATURALS, dtype=np.bool_)
+    if clean < need_clean and not late:
+        room = int(np.float32(need_clean) - clean)
+        for i in range(NUM_NATURALS):
+            r = by_size[i]
+            if room == 0:
+                break
+            if group_size(obs, 0, r) > 0 and group_wilds(obs, 0, r) == 0:  # a clean group
+                protected[r] = True
+                room -= 1
+    # Pairs go down with a wild first, then wilds finish the groups nearest to a book.
+    values = np.empty(NUM_NATURALS, dtype=np.float64)
+    for r in range(NUM_NATURALS):
+        values[r] = -VALUES[FIRST_NATURAL + r]
+    by_value = stable_order(values)
+    for i in range(NUM_NATURALS):
+        r = by_value[i]
+        for comp in (2, 1):
+            if allowed(A.START_GROUP + 3 * r + comp, 3):
+                return A.START_GROUP + 3 * r + comp
+    for i in range(NUM_NATURALS):
+        r = by_size[i]
+        if group_size(obs, 0, r) == 0 or protected[r]:
+            continue
+        for action in (A.ADD_JOKER + r, A.ADD_TWO + r):
+            if allowed(action, 1):
+                return action
+    return NONE
+
+
+# ---------------------------------------------------------------------------- the discard
+@njit(cache=True)
+def suited_discard(obs, mask, rank):
+    """House: the suited discard of ``rank`` whose card helps my runs least."""
+    best = NONE
+    best_near = 1 << 30
+    for suit in range(NUM_SUITS):
+        action = A.DISCARD_SUITED + NUM_NATURALS * suit + rank
+        if mask[action]:
+            near = run_neighbours(obs, suit, rank)
+            if near < best_near:
+                best, best_near = action, near
+    return best
+
+
+@njit(cache=True)
+def discard_choice(obs, mask):
+    next_slot = 1  # the next player is always the first other side
+    pile_size = int(obs[O.PILE_SIZE])
+    window = 0.0
+    for k in range(NUM_KINDS):
+        window += np.float64(obs[O.PILE_TAKE_WINDOW + k]) * VALUES[k]
+    pile_worth = pile_size >= 6 or window >= 60
+    next_can_take = pile_size >= 6 and obs[O.OWNERS + next_slot * O.OWNER_FIELDS + O.OWNER_OPENED] > 0
+    runs = obs[O.HOUSE_RULE_RUNS] != 0
+    best = NONE
+    best_score = np.inf
+    for kind in range(NUM_KINDS):
+        action = A.DISCARD + kind
+        if runs and kind >= FIRST_NATURAL:
+            action = suited_discard(obs, mask, kind - FIRST_NATURAL)
+        if action == NONE or not mask[action]:
+            continue
+        if kind == RED_THREE:
+            score = -1000.0  # house: a red three held at the end costs 500
+        elif kind == TWO or kind == JOKER:
+            score = 1000.0 + VALUES[kind]  # never throw a wild away if anything else will do
+        elif kind == BLACK_THREE:
+            score = -100.0 if pile_worth else -40.0
+        else:
+            r = kind - FIRST_NATURAL
+            score = VALUES[kind]
+            if obs[O.HAND + kind] >= 2:
+                score += PAIR_BONUS  # a pair: a ticket to the pile
+            if group_size(obs, 0, r) > 0:
+                score += 30  # it would go on our group
+            if group_size(obs, next_slot, r) > 0 and next_can_take:
+                score += FEED_PENALTY
+        if score < best_score:
+            best, best_score = action, score
+    if best == NONE:
+        return first_legal(mask)
+    return best
+
+
+# ---------------------------------------------------------------------------- one decision
+@njit(cache=True)
+def heuristic_choice(obs, mask, rules, plan):
+    legal = 0
+    only = NONE
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            legal += 1
+            only = a
+    if legal == 1:
+        return only
+    if obs[O.GAME_DRAW_PHASE] != 0:
+        return draw_choice(obs, mask, plan)
+    if obs[O.GAME_OPENED] == 0:
+        needed = np.float64(obs[O.GAME_MINIMUM]) * 100 - np.float64(obs[O.STAGED_VALUE]) * 100
+        count = opening_plan(obs, needed, -1, 0, mask, True, plan)
+        if count >= 0:
+            action = first_in_plan(plan, count, mask)
+            if action != NONE:
+                return action
+        return discard_choice(obs, mask)
+    action = meld_choice(obs, mask, rules)
+    return action if action != NONE else discard_choice(obs, mask)
+
+
+@njit(cache=True)
+def heuristic_actions(observations, masks, rules, out):
+    """The heuristic's decision for every row (``rules`` is ``Rules.kernel``)."""
+    plan = np.empty(PLAN_SIZE, dtype=np.int64)
+    for b in range(masks.shape[0]):
+        out[b] = heuristic_choice(observations[b], masks[b], rules[0], plan)
+
+
+# ---------------------------------------------------------------------------- the agents
+class CompiledGreedy:
+    """``GreedyAgent``'s decisions, compiled."""
+
+    name = "greedy"
+
+    def act(self, observations: np.ndarray | None, masks: np.ndarray) -> np.ndarray:
+        masks = np.ascontiguousarray(masks, dtype=np.bool_)
+        out = np.empty(masks.shape[0], dtype=np.int64)
+        greedy_actions(masks, GREEDY_RANK, out)
+        return out
+
+
+class CompiledHeuristic:
+    """``HeuristicAgent``'s decisions, compiled over the observation batch."""
+
+    name = "heuristic"
+
+    def __init__(self, rules: Rules | None = None):
+        self.rules = rules if rules is not None else Rules.preset("classic")
+
+    def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        masks = np.ascontiguousarray(masks, dtype=np.bool_)
+        observations = np.ascontiguousarray(observations, dtype=np.float32)
+        out = np.empty(masks.shape[0], dtype=np.int64)
+        heuristic_actions(observations, masks, self.rules.kernel, out)
+        return out
+
+
+__all__ = ["CompiledGreedy", "CompiledHeuristic", "greedy_actions", "heuristic_actions"]

@@ -1,17 +1,24 @@
-"""Trained agents: a MaskablePPO policy behind the agent protocol.
+"""Trained agents behind the agent protocol.
 
-``make_agent("ppo")`` loads the shipped model (``agents/models/ppo_partnership.zip``),
-``make_agent("ppo:PATH")`` any model saved by ``handfoot train``.
+``make_agent("ppo", rules=...)`` loads the shipped agent of the preset being played
+(``agents/models/ppo_<preset>.pt``); ``make_agent("ppo:PATH")`` any model saved by
+``handfoot train`` (a ``.pt`` policy file, or a MaskablePPO ``.zip`` from SB3).  An agent
+used under other rules than it was trained on says so, once, as a warning.
 """
 
 from __future__ import annotations
 
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
-SHIPPED_MODEL = Path(__file__).parent / "models" / "ppo_partnership.zip"
+from handfoot_env.rules import Rules
+
+MODELS = Path(__file__).parent / "models"
+# The shipped agents: (preset, players) -> file.  Other tables use their preset's agent.
+SHIPPED = {("partnership", 4): "ppo_partnership.pt", ("classic", 2): "ppo_classic.pt", ("house", 4): "ppo_house.pt"}
 
 
 @contextmanager
@@ -29,39 +36,97 @@ def torch_threads(count: int):
             torch.set_num_threads(before)
 
 
+def shipped_model(rules: Rules | None) -> Path:
+    """The shipped model for these rules: same preset and players, else the preset's, else partnership's."""
+    rules = rules or Rules.preset("partnership")
+    name = SHIPPED.get((rules.preset_name, rules.num_players))
+    if name is None:
+        name = next((f for (preset, _), f in SHIPPED.items() if preset == rules.preset_name), SHIPPED[("partnership", 4)])
+    return MODELS / name
+
+
+def _same_game(a: Rules, b: Rules) -> bool:
+    return a.to_dict() == b.to_dict()
+
+
 class PPOAgent:
-    """Acts with a MaskablePPO policy: the most likely legal action (or a sample).
+    """Acts with a trained policy: the most likely legal action (or a sample).
 
     It acts with ``threads`` torch threads (one by default): a batch of decisions is small
     work, and torch's default pool, one thread per core, stalls on a machine that is busy
     with other jobs (a batch-1 decision took 24-64 ms there against 0.4 ms with one thread)."""
 
-    def __init__(self, policy, deterministic: bool = True, name: str = "ppo", threads: int = 1):
+    def __init__(self, policy, rules: Rules, deterministic: bool = True, name: str = "ppo", threads: int = 1,
+                 seed: int = 0):
+        import torch
+
         self.policy = policy
+        self.rules = rules  # the rules it plays (for the heuristic advice it reads)
         self.deterministic = deterministic
+        self.name = name
+        self.threads = threads
+        self.generator = torch.Generator().manual_seed(seed)
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, rules: Rules | None = None, deterministic: bool = True,
+             threads: int = 1) -> "PPOAgent":
+        """A saved agent (``path``), or the shipped agent for ``rules``."""
+        path = Path(path) if path is not None else shipped_model(rules)
+        if not path.exists():
+            raise ValueError(f"no trained model at {path}: train one with 'handfoot train' or pass ppo:PATH")
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            raise ValueError("the ppo agent needs the training extras: pip install 'handfoot[train]'") from None
+        if path.suffix == ".zip":
+            return SB3Agent.load(path, threads=threads)
+        from agents.policy import Policy
+
+        try:
+            policy, trained_on, _ = Policy.load(path)
+        except Exception as exc:  # a corrupt or foreign file: say so in one line
+            raise ValueError(f"cannot load a trained policy from {path}: {exc}") from None
+        playing = rules or trained_on
+        if not _same_game(trained_on, playing):
+            warnings.warn(f"the agent {path.name} was trained on {trained_on.preset_name} with "
+                          f"{trained_on.num_players} players and plays {playing.preset_name} with "
+                          f"{playing.num_players} players here", stacklevel=2)
+        return cls(policy, playing, deterministic=deterministic, threads=threads)
+
+    def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        from agents.policy import features
+
+        masks = np.asarray(masks, dtype=bool)
+        x = features(observations, masks, self.rules, self.policy.advisor)
+        with torch_threads(self.threads):
+            return self.policy.act(x, masks, self.deterministic, self.generator).astype(np.int64)
+
+
+class SB3Agent:
+    """A MaskablePPO model saved by Stable-Baselines3 (sb3-contrib), behind the agent protocol."""
+
+    def __init__(self, policy, name: str = "ppo", threads: int = 1):
+        self.policy = policy
         self.name = name
         self.threads = threads
 
     @classmethod
-    def load(cls, path: str | Path | None = None, deterministic: bool = True) -> "PPOAgent":
-        path = Path(path) if path is not None else SHIPPED_MODEL
-        if not path.exists():
-            raise ValueError(f"no trained model at {path}: train one with 'handfoot train' or pass ppo:PATH")
+    def load(cls, path: Path, threads: int = 1) -> "SB3Agent":
         try:
             from sb3_contrib import MaskablePPO
         except ImportError:
-            raise ValueError("the ppo agent needs the training extras: pip install 'handfoot[train]'") from None
+            raise ValueError("a MaskablePPO model needs the training extras: pip install 'handfoot[train]'") from None
         try:
             model = MaskablePPO.load(str(path), device="cpu")
-        except Exception as exc:  # a corrupt or foreign zip: say so in one line
+        except Exception as exc:
             raise ValueError(f"cannot load a MaskablePPO model from {path}: {exc}") from None
-        return cls(model.policy, deterministic=deterministic, name="ppo")
+        return cls(model.policy, threads=threads)
 
     def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         with torch_threads(self.threads):
-            actions, _ = self.policy.predict(
-                np.asarray(observations, dtype=np.float32),
-                deterministic=self.deterministic,
-                action_masks=np.asarray(masks, dtype=bool),
-            )
+            actions, _ = self.policy.predict(np.asarray(observations, dtype=np.float32), deterministic=True,
+                                             action_masks=np.asarray(masks, dtype=bool))
         return np.asarray(actions, dtype=np.int64).reshape(-1)
+
+
+__all__ = ["PPOAgent", "SB3Agent", "SHIPPED", "shipped_model", "torch_threads"]

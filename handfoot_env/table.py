@@ -11,6 +11,7 @@ game as soon as such a seat is to move (the SB3 env's learner sits there).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -28,6 +29,7 @@ class Table:
     def __init__(self, engine: VectorEngine, agents: Sequence[Agent]):
         self.engine = engine
         self.agents = list(agents)
+        self.agent_seconds = 0.0  # time spent in the agents' act(), for throughput accounting
         self._rows = np.arange(engine.batch_size)
         self.seat_agents = np.zeros((engine.batch_size, engine.rules.num_players), dtype=np.int64)
 
@@ -73,6 +75,7 @@ class Table:
             everyone = movers is None and active is None and playing == engine.batch_size
             masks = engine.legal_mask()
             observations = engine.observe()
+            started = time.perf_counter()
             if everyone:
                 actions = self.agents[0].act(observations, masks)
             else:
@@ -81,6 +84,7 @@ class Table:
                 for k in np.unique(movers[to_play]):
                     rows = np.flatnonzero(to_play & (movers == k))
                     actions[rows] = self.agents[k].act(observations[rows], masks[rows])
+            self.agent_seconds += time.perf_counter() - started
             outcome = engine.step(actions, active=None if everyone else to_play)
             steps += 1
             if on_step is not None:

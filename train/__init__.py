@@ -1,1 +1,1 @@
-"""Training lab: self-play MaskablePPO, the opponent league, and evaluation tournaments."""
+"""Training lab: self-play PPO with a warm start, the opponent league, and evaluation tournaments."""

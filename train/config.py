@@ -32,10 +32,20 @@ class TrainConfig:
     reward_mode: str = "deal"  # "deal" (score difference each deal) or "game" (+1 / -1)
     shaping: float = 0.0  # weight of potential-based shaping on the running deal score
 
-    # --- MaskablePPO ----------------------------------------------------------------------
+    # --- the network ------------------------------------------------------------------------
+    net_arch: list[int] = field(default_factory=lambda: [256, 256])  # actor and critic hidden layers
+    advisor: bool = True  # the heuristic's choice is an input: the network learns where to do better
+
+    # --- warm start -----------------------------------------------------------------------
+    imitation_decisions: int = 0  # heuristic decisions the actor imitates first (0: none)
+    imitation_learning_rate: float = 1e-3
+    imitation_passes: int = 3  # passes over each chunk of demonstrations
+    value_warmup_rollouts: int = 0  # rollouts in which only the critic learns
+
+    # --- PPO ------------------------------------------------------------------------------
     n_steps: int = 32  # per game per rollout: rollout = num_envs * n_steps
     batch_size: int = 2048
-    n_epochs: int = 4
+    n_epochs: int = 2
     learning_rate: float = 3e-4
     gamma: float = 0.995
     gae_lambda: float = 0.95
@@ -43,7 +53,6 @@ class TrainConfig:
     ent_coef: float = 0.01
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
-    net_arch: list[int] = field(default_factory=lambda: [256, 256])
     torch_threads: int = 2
 
     # --- league: opponents drawn per game with these weights -------------------------------
@@ -141,7 +150,7 @@ def validate(config: TrainConfig) -> TrainConfig:
                 "final_eval_pairs", "torch_threads", "max_snapshots"):
         if getattr(config, key) < 1:
             fail(key, f"must be at least 1, got {getattr(config, key)}")
-    for key in ("eval_every", "checkpoint_every", "snapshot_every"):
+    for key in ("eval_every", "checkpoint_every", "snapshot_every", "imitation_decisions", "value_warmup_rollouts"):
         if getattr(config, key) < 0:
             fail(key, "must be 0 (never) or a number of steps")
     if config.reward_mode not in REWARD_MODES:

@@ -12,23 +12,25 @@ from pathlib import Path
 import torch
 
 from agents import make_agent
+from agents.policy import Policy
 from agents.ppo import PPOAgent
+from handfoot_env.rules import Rules
 
 
 class League:
-    def __init__(self, weights: dict[str, float], max_snapshots: int, seed: int = 0, rules=None):
+    def __init__(self, weights: dict[str, float], max_snapshots: int, seed: int = 0, rules: Rules | None = None):
         self.scripted = {name: make_agent(name, seed=seed + i, rules=rules)
                          for i, name in enumerate(weights) if name != "self"}
         self.weights = dict(weights)
         self.max_snapshots = max_snapshots
+        self.seed = seed
         self.snapshots: list[PPOAgent] = []
         self.snapshot_steps: list[int] = []
 
-    def add_snapshot(self, policy, step: int) -> None:
+    def add_snapshot(self, policy: Policy, rules: Rules, step: int) -> None:
         """Freeze a copy of the learner's policy; the oldest leaves when the pool is full."""
-        frozen = copy.deepcopy(policy)
-        frozen.set_training_mode(False)
-        agent = PPOAgent(frozen, deterministic=False, name=f"snapshot@{step}")
+        frozen = copy.deepcopy(policy).eval()
+        agent = PPOAgent(frozen, rules, deterministic=False, name=f"snapshot@{step}", seed=self.seed + step)
         if len(self.snapshots) < self.max_snapshots:
             self.snapshots.append(agent)
             self.snapshot_steps.append(step)
@@ -57,10 +59,10 @@ class League:
             saved.append({"path": str(path), "step": step})
         return saved
 
-    def load(self, entries: list[dict], policy_template) -> None:
+    def load(self, entries: list[dict], template: Policy, rules: Rules) -> None:
         for entry in entries:
-            policy = copy.deepcopy(policy_template)
+            policy = copy.deepcopy(template)
             policy.load_state_dict(torch.load(entry["path"], map_location="cpu"))
-            policy.set_training_mode(False)
-            self.snapshots.append(PPOAgent(policy, deterministic=False, name=f"snapshot@{entry['step']}"))
+            self.snapshots.append(PPOAgent(policy.eval(), rules, deterministic=False, name=f"snapshot@{entry['step']}",
+                                           seed=self.seed + entry["step"]))
             self.snapshot_steps.append(entry["step"])

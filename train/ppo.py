@@ -1,39 +1,52 @@
-"""Self-play training of partnership agents with sb3-contrib's MaskablePPO.
+"""Self-play training: PPO with masked actions on the vector engine, read top to bottom.
 
-One policy plays every seat of the learner's side (both partners), against opponents drawn
-from the league.  Every ``eval_every`` steps it plays duplicate matches against each
-baseline and logs win rate, score difference and game length to TensorBoard (SB3 logs
-entropy and steps/s itself); every ``checkpoint_every`` steps it saves the model, the
-league and the evaluation history so that ``--resume`` continues a killed run.  At the
-end it writes ``final_eval.json`` and prints the evaluation table.
+    handfoot train --config configs/quick.yaml [--set key=value] [--resume]
 
-    handfoot train --config configs/quick.yaml [--set total_timesteps=100000] [--resume]
+1. **Warm start** (``imitation_decisions``): the actor imitates the compiled heuristic on
+   positions of its own games (``imitation.py``); then ``value_warmup_rollouts`` rollouts
+   train the critic alone, so that the first policy updates have honest advantages.
+2. **PPO** (Schulman et al. 2017, as CleanRL writes it): ``num_envs`` games on the vector
+   engine, the learner on one side of each (both partners in partnership), opponents drawn
+   per game from the league (``league.py``: scripted baselines and frozen snapshots of the
+   learner).  Each rollout is ``n_steps`` learner decisions per game; GAE advantages;
+   ``n_epochs`` passes of clipped policy and value losses over minibatches.
+3. **The lab around it**: duplicate-deal evaluations against the baselines every
+   ``eval_every`` steps (TensorBoard, against steps and against wall time), checkpoints
+   every ``checkpoint_every`` steps and ``--resume`` (``run.py``), Ctrl-C saves, and a
+   final evaluation table.  Time is accounted per part: simulation, scripted opponents,
+   learner inference, updates and evaluation (``summary["timing"]``).
+
+The result is one policy file, ``model.pt`` (``agents/policy.py``), loadable as
+``ppo:runs/NAME/model.pt`` by ``handfoot eval``, ``handfoot play`` and the shells.
 """
 
 from __future__ import annotations
 
+import copy
 import signal
 import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import torch
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback
 
 from agents import make_agent
+from agents.policy import Policy, features
 from agents.ppo import PPOAgent
 from handfoot_env.rules import Rules
-from handfoot_env.vec_env import HandFootVecEnv
+from handfoot_env.seated import SeatedGames
 from train.config import TrainConfig
 from train.evaluate import play_match
+from train.imitation import imitate
 from train.league import League
 from train.run import RunFolder, write_atomically, write_json
 
 
-def evaluate(policy, rules: Rules, opponents: list[str], pairs: int, seed: int) -> list[dict]:
+# ---------------------------------------------------------------------------- evaluation
+def evaluate(policy: Policy, rules: Rules, opponents: list[str], pairs: int, seed: int) -> list[dict]:
     """Duplicate matches of the (deterministic) policy against each baseline."""
-    agent = PPOAgent(policy, deterministic=True)
+    agent = PPOAgent(policy, rules, deterministic=True, threads=torch.get_num_threads())
     results = []
     for name in opponents:
         result = play_match(rules, agent, make_agent(name, seed=seed, rules=rules), pairs, seed=seed, progress=False)
@@ -57,91 +70,19 @@ def results_table(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
-class LabCallback(BaseCallback):
-    """Evaluation, snapshots, checkpoints and the progress bar, on the step counter."""
+# ---------------------------------------------------------------------------- the run
+class Timer:
+    """Seconds spent per part of training (simulation, opponents, inference, update, evaluation)."""
 
-    def __init__(self, config: TrainConfig, rules: Rules, league: League, venv: HandFootVecEnv, state: dict,
-                 folder: RunFolder):
-        super().__init__()
-        self.config, self.rules, self.league, self.venv, self.state = config, rules, league, venv, state
-        self.folder = folder
-        self.bar = None
-        self.started = time.perf_counter()
-        self.seconds_before = state.get("train_seconds", 0.0)  # earlier segments of a resumed run
-        self.steps_at_start = 0
-        self.interrupt = None
+    def __init__(self):
+        self.seconds: dict[str, float] = {}
 
-    def _on_training_start(self) -> None:
-        from tqdm import tqdm
-
-        self.steps_at_start = self.num_timesteps
-        self.bar = tqdm(total=self.config.total_timesteps, initial=self.num_timesteps, unit="step",
-                        file=sys.stderr, desc=self.config.name, smoothing=0.1)
-
-    def _due(self, key: str, every: int) -> bool:
-        if every <= 0 or self.num_timesteps < self.state[key]:
-            return False
-        while self.state[key] <= self.num_timesteps:
-            self.state[key] += every
-        return True
-
-    def _on_step(self) -> bool:
-        if self.interrupt is not None and self.interrupt.requested:
-            return False  # SB3 stops learning; train() saves the checkpoint
-        self.bar.update(self.venv.num_envs)
-        config = self.config
-        if self._due("next_snapshot", config.snapshot_every):
-            self.league.add_snapshot(self.model.policy, self.num_timesteps)
-            self.venv.set_opponents(*self.league.pool())
-        if self._due("next_eval", config.eval_every):
-            self._evaluate()
-        if self._due("next_checkpoint", config.checkpoint_every):
-            self.state["train_seconds"] = self.seconds_before + time.perf_counter() - self.started
-            save_checkpoint(self.model, self.league, self.state, self.folder)
-        return True
-
-    def _evaluate(self) -> None:
-        results = evaluate(self.model.policy, self.rules, self.config.eval_opponents, self.config.eval_pairs,
-                           seed=10_000 + len(self.state["evals"]))
-        for r in results:
-            prefix = f"eval/{r['vs']}"
-            self.logger.record(f"{prefix}/win_rate", r["win_rate"])
-            self.logger.record(f"{prefix}/score_diff", r["score_diff"])
-            self.logger.record(f"{prefix}/game_length", r["mean_actions"])
-        elapsed = time.perf_counter() - self.started
-        self.logger.record("eval/train_steps_per_sec", (self.num_timesteps - self.steps_at_start) / max(elapsed, 1e-9))
-        self.state["evals"].append({"step": self.num_timesteps, "results": results})
-        self.bar.write(f"[{self.num_timesteps:,} steps] " + ", ".join(
-            f"vs {r['vs']}: {r['win_rate']:.0%}" for r in results))
-
-    def _on_training_end(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
+    def add(self, part: str, seconds: float) -> None:
+        self.seconds[part] = self.seconds.get(part, 0.0) + seconds
 
 
-def save_checkpoint(model: MaskablePPO, league: League, state: dict, folder: RunFolder) -> None:
-    """The model, the league and the run's progress, each written whole or not at all."""
-    folder.checkpoint.mkdir(parents=True, exist_ok=True)
-    write_atomically(folder.checkpoint / "model.zip", model.save)
-    state = dict(state, num_timesteps=model.num_timesteps, snapshots=league.save(folder.checkpoint / "league"))
-    write_json(folder.checkpoint / "state.json", state)
-
-
-def _apply_changes(model: MaskablePPO, config: TrainConfig) -> None:
-    """A resumed model takes the config's changeable settings (see ``train/run.py``)."""
-    from stable_baselines3.common.utils import ConstantSchedule
-
-    model.learning_rate = config.learning_rate
-    model._setup_lr_schedule()
-    model.clip_range = ConstantSchedule(config.clip_range)
-    model.batch_size, model.n_epochs = config.batch_size, config.n_epochs
-    model.ent_coef, model.vf_coef, model.max_grad_norm = config.ent_coef, config.vf_coef, config.max_grad_norm
-    model.gamma = model.rollout_buffer.gamma = config.gamma
-    model.gae_lambda = model.rollout_buffer.gae_lambda = config.gae_lambda
-
-
-class _StopOnInterrupt:
-    """Ctrl-C asks the training loop to stop at the next step (a second Ctrl-C stops at once)."""
+class StopOnInterrupt:
+    """Ctrl-C asks the training loop to stop after the current step (twice: at once)."""
 
     def __init__(self):
         self.requested = False
@@ -161,10 +102,11 @@ class _StopOnInterrupt:
         return False
 
 
-def train(config: TrainConfig, resume: bool = False) -> dict:
-    """Train (or resume) a run; returns the final evaluation (``summary["interrupted"]`` when
-    Ctrl-C stopped it: the checkpoint is saved and ``--resume`` continues)."""
+def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> dict:
+    """Train (or resume) a run; returns its summary (``summary["interrupted"]`` when Ctrl-C
+    stopped it: the checkpoint is saved and ``--resume`` continues)."""
     torch.set_num_threads(config.torch_threads)
+    torch.manual_seed(config.seed)
     rules = config.make_rules()
     folder = RunFolder(config)
     resuming = resume and folder.has_checkpoint()
@@ -174,82 +116,288 @@ def train(config: TrainConfig, resume: bool = False) -> dict:
         print(f"no checkpoint in {folder.checkpoint}: starting afresh", file=sys.stderr)
     folder.open()
     try:
-        return _train(config, rules, folder, saved, changes)
+        return Trainer(config, rules, folder, saved, changes, progress).run()
     finally:
         folder.close()
 
 
-def _train(config: TrainConfig, rules: Rules, folder: RunFolder, saved: dict | None, changes) -> dict:
-    run = folder.path
-    league = League(config.opponents, config.max_snapshots, seed=config.seed, rules=rules)
-    state = {"next_eval": config.eval_every, "next_checkpoint": config.checkpoint_every,
-             "next_snapshot": config.snapshot_every, "evals": [], "train_seconds": 0.0}
-    venv = HandFootVecEnv(num_envs=config.num_envs, rules=rules, opponent=list(league.scripted.values()),
-                          seed=config.seed, reward_mode=config.reward_mode, shaping=config.shaping)
-    if saved is not None:
-        model = MaskablePPO.load(folder.checkpoint / "model.zip", env=venv, device="cpu",
-                                 tensorboard_log=str(run / "tensorboard"))
-        _apply_changes(model, config)
-        league.load(saved.pop("snapshots", []), model.policy)
-        state.update({k: saved[k] for k in ("next_eval", "next_checkpoint", "next_snapshot", "evals")})
-        state["train_seconds"] = saved.get("train_seconds", 0.0)
-        changed = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in (changes or {}).items())
-        print(f"resuming {config.name} at {model.num_timesteps:,} steps" + (f"; changed: {changed}" if changed else ""),
+class Trainer:
+    def __init__(self, config: TrainConfig, rules: Rules, folder: RunFolder, saved: dict | None, changes,
+                 progress: bool):
+        from torch.utils.tensorboard import SummaryWriter
+
+        self.config, self.rules, self.folder, self.progress = config, rules, folder, progress
+        self.timer = Timer()
+        self.league = League(config.opponents, config.max_snapshots, seed=config.seed, rules=rules)
+        self.games = SeatedGames(rules, config.num_envs, list(self.league.scripted.values()), seed=config.seed,
+                                 reward_mode=config.reward_mode, shaping=config.shaping)
+        self.policy = Policy(tuple(config.net_arch), advisor=config.advisor)
+        self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=config.learning_rate, eps=1e-5)
+        self.generator = torch.Generator().manual_seed(config.seed)
+        self.state = {"num_timesteps": 0, "next_eval": config.eval_every, "next_checkpoint": config.checkpoint_every,
+                      "next_snapshot": config.snapshot_every, "evals": [], "train_seconds": 0.0, "warm_start": None,
+                      "rollouts": 0}
+        if saved is not None:
+            checkpoint = torch.load(folder.checkpoint / "trainer.pt", map_location="cpu", weights_only=False)
+            self.policy.load_state_dict(checkpoint["policy"])
+            self.optimizer.load_state_dict(checkpoint["optimizer"])
+            for group in self.optimizer.param_groups:
+                group["lr"] = config.learning_rate  # a changed learning rate takes effect
+            self.state.update({k: saved[k] for k in self.state if k in saved})
+            self.league.load(saved.get("snapshots", []), self.policy, rules)
+            changed = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in (changes or {}).items())
+            print(f"resuming {config.name} at {self.state['num_timesteps']:,} steps"
+                  + (f"; changed: {changed}" if changed else ""), file=sys.stderr)
+        folder.record_config(self.state["num_timesteps"], changes)
+        self.games.set_opponents(*self.league.pool())
+        self.writer = SummaryWriter(str(folder.path / "tensorboard"))
+        print(f"TensorBoard logs: {folder.path / 'tensorboard'}  (tensorboard --logdir {folder.path / 'tensorboard'})",
               file=sys.stderr)
-    else:
-        model = MaskablePPO(
-            "MlpPolicy", venv, n_steps=config.n_steps, batch_size=config.batch_size, n_epochs=config.n_epochs,
-            learning_rate=config.learning_rate, gamma=config.gamma, gae_lambda=config.gae_lambda,
-            clip_range=config.clip_range, ent_coef=config.ent_coef, vf_coef=config.vf_coef,
-            max_grad_norm=config.max_grad_norm, policy_kwargs={"net_arch": list(config.net_arch)},
-            tensorboard_log=str(run / "tensorboard"), seed=config.seed, device="cpu", verbose=0,
-        )
-    folder.record_config(model.num_timesteps, changes)
-    venv.set_opponents(*league.pool())
-    print(f"TensorBoard logs: {run / 'tensorboard'}  (tensorboard --logdir {run / 'tensorboard'})", file=sys.stderr)
-    callback = LabCallback(config, rules, league, venv, state, folder)
-    remaining = config.total_timesteps - model.num_timesteps
-    start = time.perf_counter()
-    with _StopOnInterrupt() as interrupt:
-        callback.interrupt = interrupt
-        if remaining > 0:
-            model.learn(remaining, callback=callback, reset_num_timesteps=False, tb_log_name="ppo")
-    elapsed = time.perf_counter() - start
-    state["train_seconds"] = callback.seconds_before + elapsed
-    save_checkpoint(model, league, state, folder)
-    summary = {
-        "config": config.to_dict(),
-        "num_timesteps": model.num_timesteps,
-        "train_seconds": state["train_seconds"],  # all segments of the run, resumed ones included
-        "train_steps_per_sec": remaining / elapsed if remaining > 0 and elapsed > 0 else None,
-        "evals": state["evals"],
-        "interrupted": interrupt.requested,
-    }
-    if interrupt.requested:
-        print(f"interrupted at {model.num_timesteps:,} steps; checkpoint saved in {folder.checkpoint}.\n"
-              f"resume with: handfoot train --config {run / 'config.json'} --resume", file=sys.stderr)
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> dict:
+        config, state = self.config, self.state
+        started = time.perf_counter()
+        self.seconds_before = state["train_seconds"]
+        if state["num_timesteps"] == 0 and state["warm_start"] is None:
+            self.warm_start()
+        bar = self._bar()
+        with StopOnInterrupt() as interrupt:
+            while state["num_timesteps"] < config.total_timesteps and not interrupt.requested:
+                batch = self.rollout(interrupt)
+                if batch is None:
+                    break
+                self.update(batch, train_actor=state["rollouts"] >= config.value_warmup_rollouts)
+                state["rollouts"] += 1
+                state["num_timesteps"] += config.num_envs * config.n_steps
+                if bar is not None:
+                    bar.update(config.num_envs * config.n_steps)
+                state["train_seconds"] = self.seconds_before + time.perf_counter() - started
+                self.periodic(bar)
+        if bar is not None:
+            bar.close()
+        state["train_seconds"] = self.seconds_before + time.perf_counter() - started
+        self.save_checkpoint()
+        summary = self.summary(interrupted=interrupt.requested)
+        if interrupt.requested:
+            print(f"interrupted at {state['num_timesteps']:,} steps; checkpoint saved in {self.folder.checkpoint}.\n"
+                  f"resume with: handfoot train --config {self.folder.path / 'config.json'} --resume", file=sys.stderr)
+            return summary
+        model = self.folder.path / "model.pt"
+        write_atomically(model, lambda handle: self.policy.save(handle, self.rules, {"steps": state["num_timesteps"]}))
+        try:
+            self._say("final evaluation: "
+                      f"{config.final_eval_pairs} duplicate pairs against {', '.join(config.eval_opponents)}")
+            summary["final"] = evaluate(self.policy, self.rules, config.eval_opponents, config.final_eval_pairs,
+                                        seed=1_000_000)
+        except BaseException:
+            print(f"the final evaluation failed; the trained model is saved at {model}", file=sys.stderr)
+            raise
+        write_json(self.folder.path / "final_eval.json", summary)
+        self.writer.close()
         return summary
-    write_atomically(run / "model.zip", model.save)
-    try:
-        summary["final"] = evaluate(model.policy, rules, config.eval_opponents, config.final_eval_pairs,
-                                    seed=1_000_000)
-    except BaseException:
-        print(f"the final evaluation failed; the trained model is saved at {run / 'model.zip'}", file=sys.stderr)
-        raise
-    write_json(run / "final_eval.json", summary)
-    return summary
+
+    def warm_start(self) -> None:
+        """Imitate the heuristic, then let the critic catch up (``value_warmup_rollouts``)."""
+        config = self.config
+        if config.imitation_decisions > 0:
+            self._say(f"warm start: imitating the heuristic on {config.imitation_decisions:,} of its decisions")
+            result = imitate(self.policy, self.rules, config.imitation_decisions, seed=config.seed + 99,
+                             learning_rate=config.imitation_learning_rate, passes=config.imitation_passes,
+                             log=lambda key, value, step: self.writer.add_scalar(key, value, step))
+            self.timer.add("imitation", result["seconds"])
+            self._say(f"warm start: {result['accuracy']:.1%} of the heuristic's choices matched "
+                      f"({result['seconds']:.0f} s)")
+            self.state["warm_start"] = result
+            if config.eval_every > 0:
+                self._evaluate(None)  # where the warm start stands, before any reinforcement
+        else:
+            x = features(self.games.observe(), self.games.action_masks(), self.rules, self.policy.advisor)
+            self.policy.set_scaling(x)
+            self.state["warm_start"] = {}
+
+    def rollout(self, interrupt: StopOnInterrupt) -> dict | None:
+        """``n_steps`` learner decisions in every game, with everything PPO needs."""
+        config, games = self.config, self.games
+        steps, envs = config.n_steps, config.num_envs
+        buffers = {
+            "x": np.zeros((steps, envs, self.policy.mean.shape[0]), dtype=np.float32),
+            "masks": np.zeros((steps, envs, 173), dtype=bool),
+            "actions": np.zeros((steps, envs), dtype=np.int64),
+            "logprobs": np.zeros((steps, envs), dtype=np.float32),
+            "values": np.zeros((steps, envs), dtype=np.float32),
+            "rewards": np.zeros((steps, envs), dtype=np.float32),
+            "dones": np.zeros((steps, envs), dtype=np.float32),
+        }
+        obs, masks = games.observe(), games.action_masks()
+        for t in range(steps):
+            if interrupt.requested:
+                return None
+            tick = time.perf_counter()
+            x = features(obs, masks, self.rules, self.policy.advisor)
+            with torch.no_grad():
+                logits, value = self.policy(torch.as_tensor(x), torch.as_tensor(masks))
+                probs = torch.softmax(logits, -1)
+                actions = torch.multinomial(probs, 1, generator=self.generator).squeeze(-1)
+                logprob = torch.log(probs.gather(1, actions[:, None]).squeeze(1))
+            self.timer.add("inference", time.perf_counter() - tick)
+            buffers["x"][t], buffers["masks"][t] = x, masks
+            buffers["actions"][t], buffers["logprobs"][t], buffers["values"][t] = actions, logprob, value
+            tick = time.perf_counter()
+            opponents_before = games.table.agent_seconds
+            obs, rewards, dones, _ = games.step(actions.numpy())
+            masks = games.action_masks()
+            opponents = games.table.agent_seconds - opponents_before
+            self.timer.add("opponents", opponents)
+            self.timer.add("simulation", time.perf_counter() - tick - opponents)
+            buffers["rewards"][t], buffers["dones"][t] = rewards, dones
+        with torch.no_grad():
+            tick = time.perf_counter()
+            _, last_value = self.policy(torch.as_tensor(features(obs, masks, self.rules, self.policy.advisor)),
+                                        torch.as_tensor(masks))
+            self.timer.add("inference", time.perf_counter() - tick)
+        # GAE (Schulman et al. 2016): a finished game's next value is 0.
+        advantages = np.zeros((steps, envs), dtype=np.float32)
+        running = np.zeros(envs, dtype=np.float32)
+        next_value = last_value.numpy()
+        for t in reversed(range(steps)):
+            alive = 1.0 - buffers["dones"][t]
+            delta = buffers["rewards"][t] + config.gamma * next_value * alive - buffers["values"][t]
+            running = delta + config.gamma * config.gae_lambda * alive * running
+            advantages[t] = running
+            next_value = buffers["values"][t]
+        buffers["advantages"] = advantages
+        buffers["returns"] = advantages + buffers["values"]
+        return buffers
+
+    def update(self, batch: dict, train_actor: bool) -> None:
+        """``n_epochs`` passes of clipped PPO over the rollout (the critic alone while warming up)."""
+        config = self.config
+        tick = time.perf_counter()
+        flat = {k: torch.as_tensor(v.reshape((-1,) + v.shape[2:])) for k, v in batch.items()}
+        size = len(flat["actions"])
+        stats: dict[str, list[float]] = {"policy_loss": [], "value_loss": [], "entropy": [], "approx_kl": [],
+                                         "clip_fraction": []}
+        for _ in range(config.n_epochs):
+            order = torch.randperm(size, generator=self.generator)
+            for lo in range(0, size, config.batch_size):
+                rows = order[lo:lo + config.batch_size]
+                logits, value = self.policy(flat["x"][rows], flat["masks"][rows])
+                log_probs = torch.log_softmax(logits, -1)
+                new_logprob = log_probs.gather(1, flat["actions"][rows][:, None]).squeeze(1)
+                ratio = torch.exp(new_logprob - flat["logprobs"][rows])
+                advantages = flat["advantages"][rows]
+                advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+                policy_loss = torch.max(-advantages * ratio,
+                                        -advantages * ratio.clamp(1 - config.clip_range, 1 + config.clip_range)).mean()
+                value_loss = 0.5 * (value - flat["returns"][rows]).pow(2).mean()
+                probs = log_probs.exp()
+                entropy = -(probs * log_probs.masked_fill(~flat["masks"][rows], 0.0)).sum(-1).mean()
+                loss = config.vf_coef * value_loss
+                if train_actor:
+                    loss = loss + policy_loss - config.ent_coef * entropy
+                self.optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.policy.parameters(), config.max_grad_norm)
+                self.optimizer.step()
+                with torch.no_grad():
+                    stats["policy_loss"].append(float(policy_loss))
+                    stats["value_loss"].append(float(value_loss))
+                    stats["entropy"].append(float(entropy))
+                    stats["approx_kl"].append(float(((ratio - 1) - torch.log(ratio)).mean()))
+                    stats["clip_fraction"].append(float(((ratio - 1).abs() > config.clip_range).float().mean()))
+        self.timer.add("update", time.perf_counter() - tick)
+        step = self.state["num_timesteps"]
+        for key, values in stats.items():
+            self.writer.add_scalar(f"train/{key}", float(np.mean(values)), step)
+        returns, values = flat["returns"].numpy(), batch["values"].reshape(-1)
+        self.writer.add_scalar("train/explained_variance", 1 - np.var(returns - values) / (np.var(returns) + 1e-8), step)
+
+    # ------------------------------------------------------------------ around the loop
+    def _due(self, key: str, every: int) -> bool:
+        if every <= 0 or self.state["num_timesteps"] < self.state[key]:
+            return False
+        while self.state[key] <= self.state["num_timesteps"]:
+            self.state[key] += every
+        return True
+
+    def periodic(self, bar) -> None:
+        config, step = self.config, self.state["num_timesteps"]
+        seconds = sum(self.timer.seconds.get(k, 0.0) for k in ("simulation", "opponents", "inference", "update"))
+        self.writer.add_scalar("time/learner_steps_per_sec", step / max(self.state["train_seconds"], 1e-9), step)
+        for part, spent in self.timer.seconds.items():
+            self.writer.add_scalar(f"time/share_{part}", spent / max(seconds, 1e-9), step)
+        if self._due("next_snapshot", config.snapshot_every):
+            self.league.add_snapshot(self.policy, self.rules, step)
+            self.games.set_opponents(*self.league.pool())
+        if self._due("next_eval", config.eval_every):
+            self._evaluate(bar)
+        if self._due("next_checkpoint", config.checkpoint_every):
+            self.save_checkpoint()
+
+    def _evaluate(self, bar) -> None:
+        config, step = self.config, self.state["num_timesteps"]
+        self._say(f"[{step:,} steps] evaluating: {config.eval_pairs} duplicate pairs against "
+                  f"{', '.join(config.eval_opponents)}", bar)
+        tick = time.perf_counter()
+        results = evaluate(self.policy, self.rules, config.eval_opponents, config.eval_pairs,
+                           seed=10_000 + len(self.state["evals"]))
+        self.timer.add("evaluation", time.perf_counter() - tick)
+        wall = self.state["train_seconds"]
+        for r in results:
+            self.writer.add_scalar(f"eval/{r['vs']}/win_rate", r["win_rate"], step)
+            self.writer.add_scalar(f"eval/{r['vs']}/score_diff", r["score_diff"], step)
+            self.writer.add_scalar(f"eval_by_seconds/{r['vs']}/win_rate", r["win_rate"], int(wall))
+        self.state["evals"].append({"step": step, "seconds": wall, "results": results})
+        self._say(f"[{step:,} steps, {wall:.0f} s] " + ", ".join(f"vs {r['vs']}: {r['win_rate']:.0%}" for r in results)
+                  + f" ({time.perf_counter() - tick:.0f} s)", bar)
+
+    def save_checkpoint(self) -> None:
+        folder = self.folder.checkpoint
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomically(folder / "trainer.pt", lambda handle: torch.save(
+            {"policy": self.policy.state_dict(), "optimizer": self.optimizer.state_dict()}, handle))
+        write_json(folder / "state.json", dict(self.state, snapshots=self.league.save(folder / "league")))
+
+    def summary(self, interrupted: bool) -> dict:
+        state, timing = self.state, dict(self.timer.seconds)
+        learning = sum(timing.get(k, 0.0) for k in ("simulation", "opponents", "inference", "update"))
+        return {
+            "config": self.config.to_dict(),
+            "num_timesteps": state["num_timesteps"],
+            "train_seconds": state["train_seconds"],  # all segments of the run, resumed ones included
+            "train_steps_per_sec": state["num_timesteps"] / max(state["train_seconds"], 1e-9),
+            "timing": timing,
+            "timing_shares": {k: v / max(learning, 1e-9) for k, v in timing.items()
+                              if k in ("simulation", "opponents", "inference", "update")},
+            "warm_start": state.get("warm_start"),
+            "evals": state["evals"],
+            "interrupted": interrupted,
+        }
+
+    def _bar(self):
+        if not self.progress:
+            return None
+        from tqdm import tqdm
+
+        return tqdm(total=self.config.total_timesteps, initial=self.state["num_timesteps"], unit="step",
+                    file=sys.stderr, desc=self.config.name, smoothing=0.1)
+
+    def _say(self, text: str, bar=None) -> None:
+        (bar.write if bar is not None else lambda t: print(t, file=sys.stderr))(text)
 
 
 def print_summary(summary: dict) -> None:
     config = summary["config"]
     if summary.get("interrupted"):
         return
-    rate = summary["train_steps_per_sec"]
-    print(f"\n{config['name']}: {summary['num_timesteps']:,} steps, {summary['train_seconds']:.0f} s of training"
-          + (f" ({rate:,.0f} steps/s this segment)" if rate else ""))
+    shares = summary.get("timing_shares", {})
+    print(f"\n{config['name']}: {summary['num_timesteps']:,} steps, {summary['train_seconds']:.0f} s of training "
+          f"({summary['train_steps_per_sec']:,.0f} steps/s; "
+          + ", ".join(f"{k} {v:.0%}" for k, v in shares.items()) + ")")
     print(f"final evaluation, {config['preset']}, {config['final_eval_pairs']} duplicate pairs per opponent:\n")
     print(results_table(summary["final"]))
-    print(f"\nrun folder: {Path(config['run_dir']) / config['name']}")
+    print(f"\nrun folder: {Path(config['run_dir']) / config['name']}  (agent: ppo:{Path(config['run_dir']) / config['name'] / 'model.pt'})")
 
 
-__all__ = ["train", "evaluate", "print_summary", "results_table"]
+__all__ = ["train", "evaluate", "print_summary", "results_table", "Trainer"]

@@ -3,8 +3,8 @@
     runs/NAME/
       config.json      the settings really in use (the latest segment's)
       segments.json    each segment of the run: the step it started at, the settings it changed
-      checkpoint/      model.zip, state.json and the league's snapshots (for --resume)
-      model.zip        the final model; final_eval.json its evaluation; tensorboard/ the curves
+      checkpoint/      trainer.pt (policy and optimizer), state.json and the league's snapshots
+      model.pt         the final policy; final_eval.json its evaluation; tensorboard/ the curves
       .lock            held by the live run (an OS lock: it goes with the process)
 
 On ``--resume`` the settings that can change (learning rate, entropy, evaluation, total
@@ -25,7 +25,7 @@ from typing import IO, Any
 from train.config import TrainConfig
 
 # Settings a resumed run must keep: the model's shapes, its rollout buffer and what it learns.
-FIXED_ON_RESUME = ("preset", "rules", "num_envs", "n_steps", "net_arch", "reward_mode", "seed")
+FIXED_ON_RESUME = ("preset", "rules", "num_envs", "n_steps", "net_arch", "advisor", "reward_mode", "seed")
 
 
 def write_atomically(path: Path, write: Callable[[IO[bytes]], None]) -> None:
@@ -92,8 +92,8 @@ class RunFolder:
 
     def load_state(self) -> dict:
         state = read_json(self.checkpoint / "state.json", "checkpoint state")
-        if not (self.checkpoint / "model.zip").exists():
-            raise ValueError(f"the checkpoint in {self.checkpoint} has no model.zip; "
+        if not (self.checkpoint / "trainer.pt").exists():
+            raise ValueError(f"the checkpoint in {self.checkpoint} has no trainer.pt; "
                              "start the run afresh without --resume")
         return state
 

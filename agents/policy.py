@@ -1,0 +1,121 @@
+"""The learner's network: an actor and a critic over the observation, with masked logits.
+
+Inputs are the observation (``handfoot_env/observation.py``), scaled per field by
+statistics measured once on the warm-start data and saved with the model, and — with
+``advisor`` — the compiled heuristic's choice in the same position as a one-hot over the
+173 actions: the network starts from what the scripted player would do and learns where to
+do better.  Illegal actions get ``-inf`` logits, so the policy never picks one.
+
+    policy = Policy(arch=(256, 256), advisor=True)  # agents.policy
+    logits, value = policy(features(obs, masks, rules, advisor=True), masks)
+
+A saved model (``save`` / ``load``) is one ``.pt`` file holding the weights, the scaling,
+the architecture and the rules it was trained on.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from handfoot_env.actions import NUM_ACTIONS
+from handfoot_env.baselines.compiled import heuristic_actions
+from handfoot_env.observation import OBS_SIZE
+from handfoot_env.rules import Rules
+
+FORMAT = "handfoot-policy"
+VERSION = 1
+
+
+def advice(observations: np.ndarray, masks: np.ndarray, rules: Rules) -> np.ndarray:
+    """The heuristic's action in each position (compiled, a batch at a time)."""
+    out = np.empty(len(masks), dtype=np.int64)
+    heuristic_actions(np.ascontiguousarray(observations, dtype=np.float32), np.ascontiguousarray(masks, dtype=bool),
+                      rules.kernel, out)
+    return out
+
+
+def features(observations: np.ndarray, masks: np.ndarray, rules: Rules, advisor: bool) -> np.ndarray:
+    """The network's input: the observation, then (with ``advisor``) the heuristic's choice."""
+    if not advisor:
+        return np.asarray(observations, dtype=np.float32)
+    out = np.zeros((len(masks), OBS_SIZE + NUM_ACTIONS), dtype=np.float32)
+    out[:, :OBS_SIZE] = observations
+    out[np.arange(len(masks)), OBS_SIZE + advice(observations, masks, rules)] = 1.0
+    return out
+
+
+def mlp(sizes: list[int]) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for a, b in zip(sizes[:-1], sizes[1:]):
+        layers += [nn.Linear(a, b), nn.Tanh()]
+    return nn.Sequential(*layers)
+
+
+class Policy(nn.Module):
+    """Separate actor and critic MLPs (as SB3's ``MlpPolicy`` with ``net_arch``)."""
+
+    def __init__(self, arch: tuple[int, ...] = (256, 256), advisor: bool = True):
+        super().__init__()
+        self.arch = tuple(arch)
+        self.advisor = advisor
+        width = OBS_SIZE + (NUM_ACTIONS if advisor else 0)
+        self.register_buffer("mean", torch.zeros(width))
+        self.register_buffer("scale", torch.ones(width))
+        self.actor = nn.Sequential(mlp([width, *arch]), nn.Linear(arch[-1], NUM_ACTIONS))
+        self.critic = nn.Sequential(mlp([width, *arch]), nn.Linear(arch[-1], 1))
+        for layer in self.modules():  # orthogonal initialisation, small final policy layer (CleanRL)
+            if isinstance(layer, nn.Linear):
+                nn.init.orthogonal_(layer.weight, np.sqrt(2))
+                nn.init.zeros_(layer.bias)
+        nn.init.orthogonal_(self.actor[-1].weight, 0.01)
+        nn.init.orthogonal_(self.critic[-1].weight, 1.0)
+
+    def set_scaling(self, inputs: np.ndarray) -> None:
+        """Scale each input by its spread on ``inputs`` (the one-hot advice is left as it is)."""
+        x = torch.as_tensor(inputs, dtype=torch.float32)
+        mean, std = x.mean(0), x.std(0)
+        keep = std < 1e-6
+        mean[keep], std[keep] = 0.0, 1.0
+        if self.advisor:
+            mean[OBS_SIZE:], std[OBS_SIZE:] = 0.0, 1.0
+        self.mean.copy_(mean)
+        self.scale.copy_(1.0 / std)
+
+    def forward(self, x: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        x = (x - self.mean) * self.scale
+        logits = self.actor(x).masked_fill(~masks, -torch.inf)
+        return logits, self.critic(x).squeeze(-1)
+
+    @torch.no_grad()
+    def act(self, x: np.ndarray, masks: np.ndarray, deterministic: bool = True,
+            generator: torch.Generator | None = None) -> np.ndarray:
+        logits, _ = self(torch.as_tensor(x), torch.as_tensor(masks))
+        if deterministic:
+            return logits.argmax(-1).numpy()
+        return torch.multinomial(torch.softmax(logits, -1), 1, generator=generator).squeeze(-1).numpy()
+
+    # ------------------------------------------------------------------ files
+    def save(self, path: str | Path, rules: Rules, extra: dict[str, Any] | None = None) -> None:
+        """One file: weights, scaling, architecture, the rules trained on, and ``extra`` facts."""
+        torch.save({"format": FORMAT, "version": VERSION, "arch": list(self.arch), "advisor": self.advisor,
+                    "rules": rules.to_dict(), "state_dict": self.state_dict(), "extra": extra or {}}, path)
+
+    @staticmethod
+    def load(path: str | Path) -> tuple["Policy", Rules, dict]:
+        data = torch.load(path, map_location="cpu", weights_only=False)
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"{path} is not a handfoot policy file")
+        if data.get("version") != VERSION:
+            raise ValueError(f"{path}: policy file version {data.get('version')!r} is not supported")
+        policy = Policy(tuple(data["arch"]), advisor=data["advisor"])
+        policy.load_state_dict(data["state_dict"])
+        policy.eval()
+        return policy, Rules.from_dict(data["rules"]), data.get("extra", {})
+
+
+__all__ = ["Policy", "advice", "features"]

@@ -20,6 +20,7 @@ TINY = [
     "name=tiny", "num_envs=16", "n_steps=16", "batch_size=128", "n_epochs=1", "net_arch=[32]",
     "eval_every=256", "eval_pairs=2", "final_eval_pairs=2", "eval_opponents=[random, greedy]",
     "checkpoint_every=256", "snapshot_every=256", "opponents={random: 0.5, greedy: 0.5, self: 0.5}",
+    "imitation_decisions=2000", "value_warmup_rollouts=1",
 ]
 
 
@@ -35,10 +36,14 @@ def test_a_run_writes_logs_checkpoints_and_a_final_evaluation(tiny_run):
     config, _ = tiny_run
     run = config.path
     assert any((run / "tensorboard").rglob("events.out.tfevents.*"))
-    assert (run / "checkpoint" / "model.zip").exists() and (run / "model.zip").exists()
+    assert (run / "checkpoint" / "trainer.pt").exists() and (run / "model.pt").exists()
     summary = json.loads((run / "final_eval.json").read_text())
     assert [r["vs"] for r in summary["final"]] == ["random", "greedy"]
     assert len(summary["evals"]) >= 1 and summary["num_timesteps"] >= 512
+    assert summary["evals"][0]["step"] == 0  # the warm start is evaluated before any reinforcement
+    assert summary["warm_start"]["decisions"] >= 2000
+    assert set(summary["timing_shares"]) == {"simulation", "opponents", "inference", "update"}
+    assert abs(sum(summary["timing_shares"].values()) - 1) < 1e-6
 
 
 def test_resume_continues_the_run(tiny_run):
@@ -53,7 +58,7 @@ def test_resume_continues_the_run(tiny_run):
 
 def test_trained_model_is_an_agent(tiny_run):
     config, _ = tiny_run
-    agent = make_agent(f"ppo:{config.path / 'model.zip'}")
+    agent = make_agent(f"ppo:{config.path / 'model.pt'}")
     import numpy as np
 
     from handfoot_env import Rules
@@ -138,6 +143,6 @@ def test_ctrl_c_saves_a_checkpoint_and_says_how_to_resume(tmp_path):
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "resume with: handfoot train --config" in err
-    assert (tmp_path / "tiny" / "checkpoint" / "model.zip").exists()
+    assert (tmp_path / "tiny" / "checkpoint" / "trainer.pt").exists()
     state = json.loads((tmp_path / "tiny" / "checkpoint" / "state.json").read_text())
     assert state["num_timesteps"] > 0

@@ -22,7 +22,6 @@ The result is one policy file, ``model.pt`` (``agents/policy.py``), loadable as
 
 from __future__ import annotations
 
-import copy
 import signal
 import sys
 import time

@@ -28,6 +28,22 @@ from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules
 
 FORMAT = "handfoot-policy"
+PRECISIONS = ("fp32", "bf16", "auto")
+
+
+def cpu_has_bf16() -> bool:
+    """Whether this CPU multiplies bfloat16 natively (AVX-512 BF16 or AMX); elsewhere bf16 is slow."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return False
+    return "avx512_bf16" in flags or "amx_bf16" in flags
+
+
+def autocast(precision: str):
+    """The context the network runs in: bf16 matrix products with float32 weights, or plain fp32."""
+    use_bf16 = precision == "bf16" or (precision == "auto" and cpu_has_bf16())
+    return torch.autocast("cpu", dtype=torch.bfloat16, enabled=use_bf16)
 VERSION = 1
 
 
@@ -88,8 +104,9 @@ class Policy(nn.Module):
 
     def forward(self, x: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         x = (x - self.mean) * self.scale
-        logits = self.actor(x).masked_fill(~masks, -torch.inf)
-        return logits, self.critic(x).squeeze(-1)
+        # float32 out, whatever precision the layers ran in (softmax and losses need it)
+        logits = self.actor(x).float().masked_fill(~masks, -torch.inf)
+        return logits, self.critic(x).float().squeeze(-1)
 
     @torch.no_grad()
     def act(self, x: np.ndarray, masks: np.ndarray, deterministic: bool = True,

@@ -53,6 +53,7 @@ class TrainConfig:
     ent_coef: float = 0.01
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
+    precision: str = "auto"  # "bf16" matrix products (fp32 weights), "fp32", or "auto": bf16 where the CPU has it
     torch_threads: int = 2
 
     # --- league: opponents drawn per game with these weights -------------------------------
@@ -66,6 +67,7 @@ class TrainConfig:
     eval_pairs: int = 50
     eval_opponents: list[str] = field(default_factory=lambda: ["random", "greedy", "heuristic"])
     final_eval_pairs: int = 200
+    keep_best_vs: str = ""  # a baseline's name: the final model is the one that evaluated best against it
     checkpoint_every: int = 50_000
     run_dir: str = "runs"  # the run lives in run_dir/name
 
@@ -153,6 +155,8 @@ def validate(config: TrainConfig) -> TrainConfig:
     for key in ("eval_every", "checkpoint_every", "snapshot_every", "imitation_decisions", "value_warmup_rollouts"):
         if getattr(config, key) < 0:
             fail(key, "must be 0 (never) or a number of steps")
+    if config.precision not in ("fp32", "bf16", "auto"):
+        fail("precision", f"must be fp32, bf16 or auto, got {config.precision!r}")
     if config.reward_mode not in REWARD_MODES:
         fail("reward_mode", f"must be one of {', '.join(REWARD_MODES)}, got {config.reward_mode!r}")
     if not 0 < config.learning_rate < 1:
@@ -174,6 +178,8 @@ def validate(config: TrainConfig) -> TrainConfig:
         fail("opponents", "a scripted opponent needs a positive weight (the pool starts without snapshots)")
     if "self" in config.opponents and config.snapshot_every == 0:
         fail("snapshot_every", "opponent 'self' needs snapshot_every > 0")
+    if config.keep_best_vs and config.keep_best_vs not in config.eval_opponents:
+        fail("keep_best_vs", f"must be one of eval_opponents ({', '.join(config.eval_opponents)}) or empty")
     for name in config.eval_opponents:
         if name not in BASELINE_NAMES:
             fail("eval_opponents", f"unknown opponent {name!r}; use {', '.join(BASELINE_NAMES)}")

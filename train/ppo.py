@@ -31,7 +31,7 @@ import numpy as np
 import torch
 
 from agents import make_agent
-from agents.policy import Policy, features
+from agents.policy import Policy, autocast, features
 from agents.ppo import PPOAgent
 from handfoot_env.rules import Rules
 from handfoot_env.seated import SeatedGames
@@ -184,6 +184,15 @@ class Trainer:
             return summary
         model = self.folder.path / "model.pt"
         write_atomically(model, lambda handle: self.policy.save(handle, self.rules, {"steps": state["num_timesteps"]}))
+        if config.keep_best_vs and (self.folder.path / "best.pt").exists():
+            # keep what works: the policy that evaluated best against keep_best_vs (the final
+            # evaluation below plays fresh deals, so its numbers are not chosen by luck)
+            self.policy, _, _ = Policy.load(self.folder.path / "best.pt")
+            write_atomically(model, lambda handle: self.policy.save(
+                handle, self.rules, {"steps": state["best_step"], "kept_as_best_vs": config.keep_best_vs}))
+            self._say(f"kept the policy of step {state['best_step']:,} "
+                      f"({state['best_win_rate']:.0%} against {config.keep_best_vs} in its evaluation)")
+            summary["kept_step"] = state["best_step"]
         try:
             self._say("final evaluation: "
                       f"{config.final_eval_pairs} duplicate pairs against {', '.join(config.eval_opponents)}")
@@ -234,7 +243,7 @@ class Trainer:
                 return None
             tick = time.perf_counter()
             x = features(obs, masks, self.rules, self.policy.advisor)
-            with torch.no_grad():
+            with torch.no_grad(), autocast(config.precision):
                 logits, value = self.policy(torch.as_tensor(x), torch.as_tensor(masks))
                 probs = torch.softmax(logits, -1)
                 actions = torch.multinomial(probs, 1, generator=self.generator).squeeze(-1)
@@ -250,7 +259,7 @@ class Trainer:
             self.timer.add("opponents", opponents)
             self.timer.add("simulation", time.perf_counter() - tick - opponents)
             buffers["rewards"][t], buffers["dones"][t] = rewards, dones
-        with torch.no_grad():
+        with torch.no_grad(), autocast(config.precision):
             tick = time.perf_counter()
             _, last_value = self.policy(torch.as_tensor(features(obs, masks, self.rules, self.policy.advisor)),
                                         torch.as_tensor(masks))
@@ -281,7 +290,8 @@ class Trainer:
             order = torch.randperm(size, generator=self.generator)
             for lo in range(0, size, config.batch_size):
                 rows = order[lo:lo + config.batch_size]
-                logits, value = self.policy(flat["x"][rows], flat["masks"][rows])
+                with autocast(config.precision):
+                    logits, value = self.policy(flat["x"][rows], flat["masks"][rows])
                 log_probs = torch.log_softmax(logits, -1)
                 new_logprob = log_probs.gather(1, flat["actions"][rows][:, None]).squeeze(1)
                 ratio = torch.exp(new_logprob - flat["logprobs"][rows])
@@ -348,6 +358,11 @@ class Trainer:
             self.writer.add_scalar(f"eval/{r['vs']}/score_diff", r["score_diff"], step)
             self.writer.add_scalar(f"eval_by_seconds/{r['vs']}/win_rate", r["win_rate"], int(wall))
         self.state["evals"].append({"step": step, "seconds": wall, "results": results})
+        kept = next((r["win_rate"] for r in results if r["vs"] == config.keep_best_vs), None)
+        if kept is not None and kept > self.state.get("best_win_rate", -1.0):
+            self.state["best_win_rate"], self.state["best_step"] = kept, step
+            write_atomically(self.folder.path / "best.pt", lambda handle: self.policy.save(
+                handle, self.rules, {"steps": step, "win_rate_vs": {config.keep_best_vs: kept}}))
         self._say(f"[{step:,} steps, {wall:.0f} s] " + ", ".join(f"vs {r['vs']}: {r['win_rate']:.0%}" for r in results)
                   + f" ({time.perf_counter() - tick:.0f} s)", bar)
 

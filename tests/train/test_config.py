@@ -11,7 +11,7 @@ from train.config import TrainConfig, load_config
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("name", ["quick.yaml", "full.yaml"])
+@pytest.mark.parametrize("name", ["quick.yaml", "full.yaml", "classic.yaml", "house.yaml"])
 def test_shipped_configs_load(name):
     config = load_config(ROOT / "configs" / name)
     assert isinstance(config, TrainConfig) and config.preset == "partnership"

@@ -1,0 +1,87 @@
+"""Determinization, compiled: redeal the cards one seat cannot see, keeping what it can see.
+
+From seat ``p``'s view the unseen cards are the stock, the other players' hands and every
+unplayed foot (its own too).  ``determinize`` gathers them, shuffles them, and deals them
+back into the same places in the same numbers: the result is a position that seat ``p``
+cannot tell from the real one (its hand, staged cards, every table and the pile are
+untouched).  Red threes never sit in a hand in the rank-only presets, so hands are refilled
+from the other cards.  Used by rollout evaluation (``handfoot_lab``'s expert iteration).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from handfoot_env.cards import FIRST_NATURAL, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE
+from handfoot_env.vector.deal import add_card
+from handfoot_env.vector.legality import KIND_OF_CARD
+
+
+@njit(cache=True)
+def _take(s, seat, to_foot, suited, pool, n):
+    """Move the cards of a seat's hand or foot into ``pool`` (card ids); returns the new count."""
+    counts = s.foot[seat] if to_foot else s.hand[seat]
+    suits = s.foot_suits[seat] if to_foot else s.hand_suits[seat]
+    for k in range(NUM_KINDS):
+        if suited and k >= FIRST_NATURAL:
+            for suit in range(NUM_SUITS):
+                for _ in range(suits[suit, k - FIRST_NATURAL]):
+                    pool[n] = NUM_KINDS + NUM_NATURALS * suit + k - FIRST_NATURAL
+                    n += 1
+                suits[suit, k - FIRST_NATURAL] = 0
+        else:
+            for _ in range(counts[k]):
+                pool[n] = k
+                n += 1
+        counts[k] = 0
+    return n
+
+
+@njit(cache=True)
+def determinize(s, rules, seat, seed):
+    """Redeal, in place, every card of game ``s`` that ``seat`` cannot see (see the module)."""
+    np.random.seed(seed)
+    suited = rules.runs != 0
+    pool = np.empty(s.stock.shape[0] + 4 * 64 * rules.players, dtype=np.int64)
+    hand_sizes = np.zeros(rules.players, dtype=np.int64)
+    foot_sizes = np.zeros(rules.players, dtype=np.int64)
+    n = 0
+    for q in range(rules.players):
+        if q != seat:
+            for k in range(NUM_KINDS):
+                hand_sizes[q] += s.hand[q, k]
+            n = _take(s, q, False, suited, pool, n)
+        if s.on_foot[q] == 0:
+            for k in range(NUM_KINDS):
+                foot_sizes[q] += s.foot[q, k]
+            n = _take(s, q, True, suited, pool, n)
+    stock = s.stock_len
+    for i in range(stock):
+        pool[n] = s.stock[i]
+        n += 1
+    cards = pool[:n]
+    np.random.shuffle(cards)
+    # Hands first, from the cards a hand may hold (never a red three where they are laid down).
+    front = 0
+    for q in range(rules.players):
+        for _ in range(hand_sizes[q]):
+            j = front
+            while rules.red_laid and KIND_OF_CARD[cards[j]] == RED_THREE:
+                j += 1
+            cards[front], cards[j] = cards[j], cards[front]
+            add_card(s, q, cards[front], False)
+            front += 1
+    for q in range(rules.players):
+        for _ in range(foot_sizes[q]):
+            add_card(s, q, cards[front], True)
+            front += 1
+    for i in range(stock):
+        s.stock[i] = cards[front + i]
+
+
+@njit(cache=True)
+def determinize_kernel(states, rules, rows, seats, seeds):
+    """Determinize game ``rows[i]`` from seat ``seats[i]``'s view, with seed ``seeds[i]``."""
+    for i in range(rows.shape[0]):
+        determinize(states[rows[i]], rules[0], seats[i], seeds[i])

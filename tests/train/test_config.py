@@ -11,10 +11,12 @@ from train.config import TrainConfig, load_config
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("name", ["quick.yaml", "full.yaml", "classic.yaml", "house.yaml"])
-def test_shipped_configs_load(name):
+@pytest.mark.parametrize("name,preset,players", [("quick.yaml", "partnership", 4), ("full.yaml", "partnership", 4),
+                                                 ("classic.yaml", "classic", 2), ("house.yaml", "house", 4)])
+def test_shipped_configs_load(name, preset, players):
     config = load_config(ROOT / "configs" / name)
-    assert isinstance(config, TrainConfig) and config.preset == "partnership"
+    rules = config.make_rules()
+    assert isinstance(config, TrainConfig) and (rules.preset_name, rules.num_players) == (preset, players)
 
 
 def test_overrides():

@@ -20,7 +20,7 @@ TINY = [
     "name=tiny", "num_envs=16", "n_steps=16", "batch_size=128", "n_epochs=1", "net_arch=[32]",
     "eval_every=256", "eval_pairs=2", "final_eval_pairs=2", "eval_opponents=[random, greedy]",
     "checkpoint_every=256", "snapshot_every=256", "opponents={random: 0.5, greedy: 0.5, self: 0.5}",
-    "imitation_decisions=2000", "value_warmup_rollouts=1",
+    "imitation_decisions=2000", "value_warmup_rollouts=1", "keep_best_vs=greedy",
 ]
 
 
@@ -88,7 +88,7 @@ def test_house_trains_in_teams(tmp_path):
     """The lab trains on house too (4 players in teams), through to the final evaluation."""
     overrides = TINY + [f"run_dir={tmp_path}", "total_timesteps=256", "name=house", "preset=house",
                         "rules={num_players: 4, num_deals: 1}", "eval_every=0", "final_eval_pairs=1",
-                        "eval_opponents=[random]", "opponents={random: 1.0}", "snapshot_every=0"]
+                        "eval_opponents=[random]", "keep_best_vs=random", "opponents={random: 1.0}", "snapshot_every=0"]
     config = load_config(ROOT / "configs" / "quick.yaml", overrides)
     train(config)
     summary = json.loads((config.path / "final_eval.json").read_text())
@@ -103,7 +103,7 @@ def test_resume_records_changed_settings_and_refuses_fixed_ones(tiny_run):
     used = json.loads((config.path / "config.json").read_text())
     assert used["learning_rate"] == 0.001 and used["ent_coef"] == 0.02  # what was really used
     segments = json.loads((config.path / "segments.json").read_text())
-    assert segments[-1]["changes"]["learning_rate"] == [0.0003, 0.001]
+    assert segments[-1]["changes"]["learning_rate"] == [0.0001, 0.001]
     assert not list(config.path.rglob("*.tmp"))  # every file written whole
     for fixed in ("net_arch=[64]", "n_steps=32", "num_envs=8", "preset=classic"):
         other = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", fixed])

@@ -213,8 +213,11 @@ def _require_positive(args: argparse.Namespace, *names: str) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """Steps per second, games per second and peak memory of both engines."""
+    """Steps per second, games per second and peak memory of both engines (or of training)."""
     from handfoot_lab.bench import format_table, machine_description, run_bench
+
+    if args.train:
+        return _bench_training(args)
 
     batches = _int_list(args.batches, "--batches")
     if not args.seconds > 0:
@@ -242,6 +245,40 @@ def _int_list(text: str, option: str) -> tuple[int, ...]:
             raise ValueError(f"{option} takes positive whole numbers separated by commas, got {item!r}")
         values.append(int(item))
     return tuple(values)
+
+
+def _bench_training(args: argparse.Namespace) -> int:
+    """Learner steps/s of a training run (evaluations off) and the share of each part."""
+    import tempfile
+
+    from handfoot_lab.bench import machine_description
+    from train.config import load_config
+
+    _require_positive(args, "train_steps")
+    with tempfile.TemporaryDirectory() as folder:
+        config = load_config(args.config, args.set + [f"run_dir={folder}", "name=bench", f"total_timesteps={args.train_steps}",
+                                                      "eval_every=0", "checkpoint_every=0", "imitation_decisions=0",
+                                                      "value_warmup_rollouts=0", "snapshot_every=0", "keep_best_vs=",
+                                                      "final_eval_pairs=1", "eval_opponents=[random]"])
+        try:
+            from train.ppo import Trainer, train  # noqa: F401
+        except ImportError as exc:
+            raise ValueError(f"training needs the training extras (pip install 'handfoot[train]'): {exc}") from None
+        summary = train(config, progress=not args.json)
+    timing = summary["timing"]
+    learning = sum(timing.get(k, 0.0) for k in ("simulation", "opponents", "inference", "update"))
+    row = {"mode": "train", "config": str(args.config), "preset": config.preset, "steps": summary["num_timesteps"],
+           "learner_steps_per_sec": summary["num_timesteps"] / learning,
+           "shares": summary["timing_shares"], "seconds": timing, "opponents": config.opponents,
+           "n_epochs": config.n_epochs, "batch_size": config.batch_size, "num_envs": config.num_envs,
+           "net_arch": config.net_arch, "precision": config.precision, "machine": machine_description()}
+    if args.json:
+        print(json.dumps(row, indent=2))
+    else:
+        print(f"machine: {row['machine']}\n{config.preset}, {row['steps']:,} learner steps: "
+              f"{row['learner_steps_per_sec']:,.0f} steps/s; "
+              + ", ".join(f"{k} {v:.0%}" for k, v in row["shares"].items()))
+    return 0
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -377,6 +414,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--configs", default="classic:2,partnership:4,house:2,house:4", help="preset:players,...")
     p.add_argument("--seconds", type=float, default=3.0, help="timed seconds per row")
     p.add_argument("--no-reference", action="store_true", help="skip the reference engine rows")
+    p.add_argument("--train", action="store_true",
+                   help="measure training instead: learner steps/s and the share of simulation, scripted opponents, "
+                        "inference and updates (evaluations off)")
+    p.add_argument("--config", default="configs/quick.yaml", help="--train: the training config")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="--train: override a config key")
+    p.add_argument("--train-steps", type=int, default=400_000, help="--train: learner steps to time")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("eval", help="duplicate-deal match between lineups (or a round robin), with intervals")

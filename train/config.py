@@ -104,6 +104,7 @@ def _check_type(name: str, value: Any) -> Any:
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
         value = float(value) if ok else value
     elif isinstance(default, str):
+        value = "" if value is None else value  # "--set key=" is empty
         ok = isinstance(value, str)
     elif isinstance(default, list):
         ok = isinstance(value, list)

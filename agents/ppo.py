@@ -67,6 +67,10 @@ class PPOAgent:
         self.threads = threads
         self.generator = torch.Generator().manual_seed(seed)
 
+    def seed(self, seed: int) -> None:
+        """Seed the sampling of a non-deterministic agent."""
+        self.generator.manual_seed(seed)
+
     @classmethod
     def load(cls, path: str | Path | None = None, rules: Rules | None = None, deterministic: bool = True,
              threads: int = 1) -> "PPOAgent":

@@ -6,8 +6,20 @@ use_kernel_cache()  # before numba loads: the compiled kernels' cache follows th
 
 from handfoot_env.rules import Rules  # noqa: E402
 
-__version__ = "0.1.0"
-__all__ = ["Rules", "env", "raw_env", "__version__"]
+__version__ = "0.2.0"
+__all__ = ["Rules", "env", "raw_env", "__version__", "GYMNASIUM_ID"]
+
+GYMNASIUM_ID = "handfoot/HandFoot-v0"  # gymnasium.make(GYMNASIUM_ID, preset="partnership", opponent="heuristic")
+
+
+def _register_with_gymnasium() -> None:
+    import gymnasium
+
+    if GYMNASIUM_ID not in gymnasium.registry:
+        gymnasium.register(id=GYMNASIUM_ID, entry_point="handfoot_env.gym_env:HandFootGymEnv")
+
+
+_register_with_gymnasium()
 
 
 def __getattr__(name: str):

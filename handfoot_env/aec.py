@@ -1,7 +1,7 @@
 """
 # Hand and Foot (PettingZoo AEC)
 
-| Import             | `from handfoot_env import env` (or `handfoot_env.raw_env`)          |
+| Import             | `from handfoot_env import handfoot_v0` (`handfoot_v0.env()`, `handfoot_v0.raw_env()`) |
 |--------------------|---------------------------------------------------------------------|
 | Actions            | Discrete(173), masked                                               |
 | Parallel API       | No (turn-based: one agent acts at a time)                           |
@@ -9,7 +9,7 @@
 | Agents             | `agents = ['player_0', ...]` (classic 2-6; partnership 4; house 2 or 4) |
 | Action shape       | (1,)                                                                |
 | Action values      | 0 .. 172                                                            |
-| Observation shape  | {"observation": (509,) float32, "action_mask": (173,) int8}         |
+| Observation shape  | {"observation": (509,) float32 in [-1000, 1000], "action_mask": (173,) int8} |
 
 Hand and Foot is a Canasta-family card game: every player has a hand and a foot, builds
 groups of one rank, and scores big for seven-card books.  The rules are written out in
@@ -20,16 +20,18 @@ six-card melds, games to 20,000).
 
 ## Creation
 
-    from handfoot_env import env
-    e = env(preset="partnership", render_mode="ansi")   # or preset="classic", num_players=3
+    from handfoot_env import handfoot_v0
+    e = handfoot_v0.env(preset="partnership", render_mode="ansi")   # or preset="classic", num_players=3
     e.reset(seed=42)
     for agent in e.agent_iter():
         observation, reward, termination, truncation, info = e.last()
         action = None if termination or truncation else e.action_space(agent).sample(observation["action_mask"])
         e.step(action)
 
-Keywords: `preset` ("classic" | "partnership" | "house"), `num_players`, `rules` (a `Rules`, which
-overrides both), `render_mode` ("ansi" | "human" | None), `reward_mode` ("deal" | "game").
+Keywords: `preset` ("partnership", the default of every shell, | "classic" | "house"),
+`num_players`, `rules` (a `Rules`, which overrides both), `render_mode` ("ansi" | "human" |
+"rgb_array" | None), `reward_mode` ("deal" | "game"), `illegal_action` ("raise" | "terminate")
+and `illegal_reward` (-1). `handfoot_env.env` and `handfoot_env.raw_env` are the same env.
 
 ## Turns
 
@@ -62,7 +64,13 @@ The layout of `handfoot_env/actions.py` (`handfoot actions` prints it):
 Actions a preset does not use are always masked.
 
 An illegal action raises `IllegalActionError` naming the action and the reason; the state
-is left untouched.  The mask of an agent that is not to move is all zeros.
+is left untouched.  With `illegal_action="terminate"` the env follows PettingZoo's
+convention instead: the game ends, the offender receives `illegal_reward` and the others 0,
+and `infos[agent]["illegal_action"]` says why.  The mask of an agent that is not to move is
+all zeros; `action_space(agent).sample()` without a mask draws a legal action of the agent
+to move (tools that step with unmasked samples, such as RLlib's env check, stay legal).
+`step(None)` is for agents whose game is over (a clear error otherwise), and a step after
+every agent has left asks for `reset()`.
 
 ## Observation space
 
@@ -92,13 +100,17 @@ know — never another hand, a foot's cards, or the stock order:
 `reward_mode="deal"` (default): at the end of each deal every agent receives its side's
 deal score minus the mean deal score of the other sides, divided by 1000.
 `reward_mode="game"`: at the end of the game +1 for the side with the highest total,
--1 for the others, 0 for everyone on a tie.  `infos[agent]` holds `team`, `scores`
-(running totals per side), `deal` (1-based) and `legal_moves`.
+-1 for the others, 0 for everyone on a tie — use it for code that decides the winner from
+the last rewards (as PettingZoo's tutorials do): with `"deal"` the last reward is only the
+last deal's.  `infos[agent]` holds `team`, `scores` (running totals per side) and `deal`
+(1-based), all fixed in size; the legal moves are the mask.  `reset(seed)` seeds
+everything random in the env (the deal, and the action spaces' samples).
 
 ## Version history
 
 * v0: classic and partnership; then house, with the action and observation layouts unchanged
-  in size (house fills room they had reserved).
+  in size (house fills room they had reserved); then finite observation bounds, fixed-size
+  infos, `illegal_action`, `rgb_array` rendering and the versioned module `handfoot_v0`.
 """
 
 from __future__ import annotations
@@ -112,11 +124,13 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from handfoot_env import actions as A
-from handfoot_env.observation import OBS_SIZE
 from handfoot_env.render import render_view, view_of_vector
 from handfoot_env.rewards import check_reward_mode, seat_rewards
 from handfoot_env.rules import Rules
+from handfoot_env.spaces import LegalDiscrete, mask_box, observation_box
 from handfoot_env.vector import VectorEngine
+
+ILLEGAL_ACTIONS = ("raise", "terminate")  # refuse with IllegalActionError, or PettingZoo's end-with-a-penalty
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -128,15 +142,17 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class raw_env(AECEnv):
-    metadata = {"render_modes": ["ansi", "human"], "name": "handfoot_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "name": "handfoot_v0", "is_parallelizable": False}
 
     def __init__(
         self,
-        preset: str = "classic",
+        preset: str = "partnership",
         num_players: int | None = None,
         rules: Rules | None = None,
         render_mode: str | None = None,
         reward_mode: str = "deal",
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
     ):
         super().__init__()
         if rules is None:
@@ -144,25 +160,27 @@ class raw_env(AECEnv):
             rules = Rules.preset(preset, **overrides)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, got {illegal_action!r}")
         self.rules = rules
         self.render_mode = render_mode
         self.reward_mode = check_reward_mode(reward_mode)
+        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         self.engine = VectorEngine(rules, batch_size=1, seed=0, auto_reset=False)
         self.possible_agents = [f"player_{i}" for i in range(rules.num_players)]
         self.agents = self.possible_agents[:]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
-        self.action_spaces = {a: spaces.Discrete(A.NUM_ACTIONS) for a in self.possible_agents}
-        self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(OBS_SIZE,), dtype=np.float32),
-                    "action_mask": spaces.Box(low=0, high=1, shape=(A.NUM_ACTIONS,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
-        self._seed_rng = np.random.default_rng()
         self._mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        self._no_mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+        self.action_spaces = {a: LegalDiscrete(self._legal_for(a)) for a in self.possible_agents}
+        self.observation_spaces = {a: spaces.Dict({"observation": observation_box(), "action_mask": mask_box()})
+                                   for a in self.possible_agents}
+        self._seed_rng = np.random.default_rng()
+        self._seats = np.zeros(1, dtype=np.int64)
+        self._zero_rewards = dict.fromkeys(self.possible_agents, 0.0)
+
+    def _legal_for(self, agent: str):
+        return lambda: self._mask if agent == self.agent_selection and agent in self.agents else self._no_mask
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -172,66 +190,91 @@ class raw_env(AECEnv):
 
     # ------------------------------------------------------------------ AEC API
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """A new game: ``seed`` fixes the deal (and every later reset without one)."""
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
+            for i, space in enumerate(self.action_spaces.values()):
+                space.seed(seed + i)
         game_seed = int(self._seed_rng.integers(0, 2**62)) if seed is None else int(seed)
         self.engine.reset(game_seed)
         self.seed_used = game_seed
         self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict(self._zero_rewards)
+        self._cumulative_rewards = dict(self._zero_rewards)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self._refresh()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat[agent]
-        observation = self.engine.observe(np.array([seat]))[0].copy()
-        mask = self._mask.copy() if agent == self.agent_selection and not self.terminations[agent] else np.zeros(
-            A.NUM_ACTIONS, dtype=np.int8
-        )
-        return {"observation": observation, "action_mask": mask}
+        self._seats[0] = self._seat[agent]
+        observation = self.engine.observe(self._seats)[0].copy()
+        live = agent == self.agent_selection and not self.terminations[agent]
+        return {"observation": observation, "action_mask": (self._mask if live else self._no_mask).copy()}
 
     def step(self, action: int | None) -> None:
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent has left: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise ValueError(f"{agent} is to move: step(None) is only for agents whose game is over")
         action = A.action_index(action)
+        if self.illegal_action == "terminate" and not self._mask[action]:
+            self._end_for_illegal_action(agent, action)
+            return
         self._cumulative_rewards[agent] = 0.0
         outcome = self.engine.step(np.array([action], dtype=np.int64))
-        rewards = seat_rewards(self.rules, self.reward_mode, *outcome, self.engine.final_totals)
-        for seat, name in enumerate(self.possible_agents):
-            self.rewards[name] = float(rewards[0, seat])
+        if outcome.deal_over[0]:
+            rewards = seat_rewards(self.rules, self.reward_mode, *outcome, self.engine.final_totals)[0]
+            self.rewards = {name: float(rewards[seat]) for seat, name in enumerate(self.possible_agents)}
+        elif any(self.rewards.values()):
+            self.rewards = dict(self._zero_rewards)
         if outcome.game_over[0]:
-            self.terminations = {a: True for a in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
         self._refresh()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
+    def _end_for_illegal_action(self, agent: str, action: int) -> None:
+        """PettingZoo's convention for illegal moves: the game ends, the offender gets
+        ``illegal_reward`` and everyone else 0 (``illegal_action="terminate"``)."""
+        reason = self.engine.why_illegal(0, action)
+        self.rewards = {a: (self.illegal_reward if a == agent else 0.0) for a in self.agents}
+        self.terminations = dict.fromkeys(self.agents, True)
+        self._mask[:] = 0
+        for name in self.agents:
+            self.infos[name] = dict(self.infos[name], illegal_action=f"{agent}: {reason}")
+        self._cumulative_rewards[agent] = 0.0
+        self._accumulate_rewards()
+
     def _refresh(self) -> None:
-        """Mover, mask and infos from the engine's state."""
+        """Mover, mask and infos from the engine's state (infos hold no per-step lists)."""
         state = self.engine.states[0]
         self.agent_selection = self.possible_agents[int(state["current"])]
         self._mask[:] = self.engine.legal_mask()[0]
-        totals = [int(t) for t in self.engine.totals[0]]
-        legal = np.flatnonzero(self._mask).tolist()
-        self.infos = {
-            a: {
-                "team": self.rules.owner_of(self._seat[a]),
-                "scores": totals,
-                "deal": int(state["deal"]) + 1,
-                "legal_moves": legal if a == self.agent_selection else [],
-            }
-            for a in self.agents
-        }
+        scores = [int(t) for t in self.engine.totals[0]]
+        deal = int(state["deal"]) + 1
+        owners = self.rules.seat_owners
+        self.infos = {a: {"team": owners[self._seat[a]], "scores": scores, "deal": deal} for a in self.agents}
 
-    def render(self) -> str | None:
+    def legal_mask(self, agent: str | None = None) -> np.ndarray:
+        """The legal actions of ``agent`` (default: the agent to move) as booleans."""
+        agent = agent or self.agent_selection
+        return (self._mask if agent == self.agent_selection and agent in self.agents else self._no_mask).astype(bool)
+
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi' or 'human'")
+            gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi', 'human' or 'rgb_array'")
             return None
-        text = render_view(view_of_vector(self.engine, 0))
+        view = view_of_vector(self.engine, 0)
+        if self.render_mode == "rgb_array":
+            from handfoot_env.picture import draw_table
+
+            return draw_table(view)
+        text = render_view(view)
         if self.render_mode == "ansi":
             return text
         print(text + "\n")

@@ -6,12 +6,16 @@
     obs, reward, terminated, truncated, info = env.step(env.action_masks().argmax())
 
 In ``partnership`` the learner plays both partners.  ``action_masks()`` gives the legal
-actions, as sb3-contrib's MaskablePPO expects.  An illegal action raises
-``IllegalActionError`` (state untouched); with ``illegal_action="skip"`` it is refused
-instead: state untouched, reward 0, ``info["illegal_action"]`` says why.  (Gymnasium's
-``check_env`` steps an action sampled *before* a reset, which no masked env can honour;
-it passes with ``"skip"``.)  Observations, actions and rewards are
-those of the AEC env (see ``handfoot_env.aec``).
+actions, as sb3-contrib's MaskablePPO expects, and ``action_space.sample()`` draws a legal
+one.  An illegal action ends the episode with ``illegal_reward`` (-1), ``terminated`` set
+and ``info["illegal_action"]`` saying why — PettingZoo's convention, and what lets
+Gymnasium's ``check_env`` (which steps an action sampled in another position) pass with every
+default.  ``illegal_action="raise"`` raises ``IllegalActionError`` instead (state untouched),
+and ``"skip"`` refuses it (state untouched, reward 0, the reason in ``info``).  ``reset(seed=s)`` makes the game and everything
+random in it (the opponents too) repeat exactly; Gymnasium's ``check_env`` passes with every
+default.  Registered with Gymnasium as ``handfoot/HandFoot-v0`` (``import handfoot_env``,
+then ``gymnasium.make("handfoot/HandFoot-v0", opponent="heuristic")``).  Observations, actions
+and rewards are those of the AEC env (see ``handfoot_env.aec``).
 """
 
 from __future__ import annotations
@@ -20,41 +24,20 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from gymnasium import spaces
 
 from handfoot_env import actions as A
 from handfoot_env.baselines import BASELINE_NAMES, make_baseline
-from handfoot_env.observation import OBS_SIZE
 from handfoot_env.render import render_view, view_of_vector
 from handfoot_env.rules import Rules
 from handfoot_env.seated import SeatedGames
+from handfoot_env.spaces import LegalDiscrete, observation_box
+
+
+ILLEGAL_ACTIONS = ("terminate", "raise", "skip")
 
 
 class ResetNeeded(gym.error.ResetNeeded, RuntimeError):
     """``step`` before ``reset``, or after the game ended (Gymnasium's error, and a RuntimeError)."""
-
-
-class LegalDiscrete(spaces.Discrete):
-    """``Discrete(173)`` whose ``sample()`` without a mask draws among the env's legal actions.
-
-    Tools such as Gymnasium's and SB3's ``check_env`` step an env with ``sample()``; this
-    keeps those steps legal, while an illegal action sent by hand still raises."""
-
-    def __init__(self, n: int, legal_mask_fn=None):
-        super().__init__(n)
-        self._legal_mask_fn = legal_mask_fn
-
-    def sample(self, mask=None, probability=None):
-        if mask is None and probability is None and self._legal_mask_fn is not None:
-            legal = self._legal_mask_fn()
-            if legal.any():
-                mask = legal.astype(np.int8)
-        return super().sample(mask=mask, probability=probability)
-
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        state["_legal_mask_fn"] = None  # never pickle the env with the space
-        return state
 
 
 def resolve_agents(opponent: Any, rules: Rules, seed: int = 0) -> list:
@@ -87,11 +70,12 @@ class HandFootGymEnv(gym.Env):
         learner_side: int | None = None,
         reward_mode: str = "deal",
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
     ):
-        if illegal_action not in ("raise", "skip"):
-            raise ValueError(f"illegal_action must be 'raise' or 'skip', got {illegal_action!r}")
-        self.illegal_action = illegal_action
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, got {illegal_action!r}")
+        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         if rules is None:
             rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -101,18 +85,23 @@ class HandFootGymEnv(gym.Env):
         self._opponents = resolve_agents(opponent, rules)
         self._learner_side = learner_side
         self._reward_mode = reward_mode
-        self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(OBS_SIZE,), dtype=np.float32)
-        self.action_space = LegalDiscrete(A.NUM_ACTIONS, self.action_masks)
+        self.observation_space = observation_box()
+        self.action_space = LegalDiscrete(self.action_masks)
         self.games = SeatedGames(rules, 1, self._opponents, seed=0, reward_mode=reward_mode,
                                  auto_reset=False, learner_side=learner_side)
         self._seed_rng = np.random.default_rng()
         self._started = False
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """A new game; ``seed`` fixes the deal and every random source of the env (the
+        opponents' own, which opponent sits down, the action space's samples)."""
         super().reset(seed=seed)
         self._started = True
+        self._ended_by_illegal_action = False
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
+            self.action_space.seed(seed)
+            self.games.reseed(seed)
         game_seed = int(self._seed_rng.integers(0, 2**62))
         obs = self.games.reset(game_seed)[0]
         return obs, self._info()
@@ -120,13 +109,17 @@ class HandFootGymEnv(gym.Env):
     def step(self, action):
         if not self._started:
             raise ResetNeeded("call reset() before step()")
-        if self.games.engine.is_over[0]:
+        if self.games.engine.is_over[0] or self._ended_by_illegal_action:
             raise ResetNeeded("the game is over: call reset() before step()")
         action = A.action_index(action)
-        if self.illegal_action == "skip":
+        if self.illegal_action != "raise":
             reason = self.games.engine.why_illegal(0, action)
             if reason is not None:
-                return self.games.observe()[0], 0.0, False, False, dict(self._info(), illegal_action=reason)
+                info = dict(self._info(), illegal_action=f"action {action} ({A.describe(action, self.rules)}): {reason}")
+                if self.illegal_action == "skip":
+                    return self.games.observe()[0], 0.0, False, False, info
+                self._ended_by_illegal_action = True  # PettingZoo's convention: the game ends, with a penalty
+                return self.games.observe()[0], self.illegal_reward, True, False, info
         obs, rewards, dones, ends = self.games.step(np.array([action]))
         info = self._info()
         if dones[0]:

@@ -67,6 +67,11 @@ FIELDS: tuple[tuple[str, int], ...] = (
     ("house", HOUSE_FIELDS),
 )
 
+# Every value lies within these bounds: counts are at most the cards of 12 decks (648),
+# points are in hundreds (at most 648 x 50 / 100) and totals in thousands (30 deals of at
+# most about 30,000 points, or as many below zero).
+OBS_LOW, OBS_HIGH = -1000.0, 1000.0
+
 OFFSETS: dict[str, int] = {}
 _offset = 0
 for _name, _size in FIELDS:

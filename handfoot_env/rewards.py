@@ -28,7 +28,7 @@ def check_reward_mode(mode: str) -> str:
 
 def seat_owners(rules: Rules) -> np.ndarray:
     """``[players]``: the side (owner) of each seat."""
-    return np.array([rules.owner_of(seat) for seat in range(rules.num_players)], dtype=np.int64)
+    return np.array(rules.seat_owners, dtype=np.int64)
 
 
 def margin(scores: np.ndarray, sides: np.ndarray) -> np.ndarray:

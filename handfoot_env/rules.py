@@ -151,7 +151,12 @@ class Rules:
         return self.num_players // 2 if self.partnerships else self.num_players
 
     def owner_of(self, seat: int) -> int:
-        return int(rule_facts.owner_of(self.kernel[0], seat))
+        return self.seat_owners[seat]
+
+    @cached_property
+    def seat_owners(self) -> tuple[int, ...]:
+        """The owner of each seat (``rule_facts.owner_of``, asked once per seat)."""
+        return tuple(int(rule_facts.owner_of(self.kernel[0], seat)) for seat in range(self.num_players))
 
     def members_of(self, owner: int) -> tuple[int, ...]:
         if self.partnerships:

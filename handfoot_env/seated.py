@@ -60,6 +60,13 @@ class SeatedGames:
         self._play_opponents(np.zeros(batch_size), np.zeros(batch_size, dtype=bool), {})
         self._potential = self.potential()
 
+    def reseed(self, seed: int) -> None:
+        """Seed every random source of the opponents: which one sits down, and their own."""
+        self._opponent_rng = np.random.default_rng([seed, 1])
+        for i, agent in enumerate(self.opponents):
+            if hasattr(agent, "seed"):
+                agent.seed(seed + i)
+
     def set_opponents(self, opponents: Sequence, weights: Sequence[float] | None = None) -> None:
         """The opponent pool: each new game draws one agent with these weights.
 

@@ -21,9 +21,9 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from handfoot_env import actions as A
 from handfoot_env.gym_env import resolve_agents
-from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules
 from handfoot_env.seated import SeatedGames
+from handfoot_env.spaces import observation_box
 
 
 class HandFootVecEnv(VecEnv):
@@ -47,11 +47,7 @@ class HandFootVecEnv(VecEnv):
         self.games = SeatedGames(rules, num_envs, resolve_agents(opponent, rules, seed), seed=seed,
                                  reward_mode=reward_mode, shaping=shaping)
         self._actions = np.zeros(num_envs, dtype=np.int64)
-        super().__init__(
-            num_envs,
-            spaces.Box(low=-np.inf, high=np.inf, shape=(OBS_SIZE,), dtype=np.float32),
-            spaces.Discrete(A.NUM_ACTIONS),
-        )
+        super().__init__(num_envs, observation_box(), spaces.Discrete(A.NUM_ACTIONS))
 
     def reset(self) -> np.ndarray:
         seed = self._seeds[0]

@@ -11,6 +11,9 @@ class RandomAgent:
     name = "random"
 
     def __init__(self, seed: int = 0):
+        self.seed(seed)
+
+    def seed(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
 
     def act(self, observations: np.ndarray | None, masks: np.ndarray) -> np.ndarray:

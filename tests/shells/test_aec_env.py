@@ -110,7 +110,9 @@ def test_bad_keywords_are_clear_errors():
     with pytest.raises(ValueError, match="unknown preset"):
         handfoot_env.env(preset="bridge")
     with pytest.raises(ValueError, match="render_mode"):
-        handfoot_env.env(render_mode="rgb_array")
+        handfoot_env.env(render_mode="pixels")
+    with pytest.raises(ValueError, match="illegal_action"):
+        handfoot_env.env(illegal_action="ignore")
 
 
 def test_spec_page_tables_match_the_layouts():
@@ -138,7 +140,7 @@ def test_shells_refuse_float_actions_step_before_reset_and_empty_batches():
     with pytest.raises(IllegalActionError) as refused:
         env.step(170)
     assert "game 0" not in str(refused.value)  # one game: no game index in the message
-    gym_env = HandFootGymEnv()
+    gym_env = HandFootGymEnv(illegal_action="raise")
     with pytest.raises(gymnasium.error.ResetNeeded):
         gym_env.step(0)
     gym_env.reset(seed=1)
@@ -147,9 +149,78 @@ def test_shells_refuse_float_actions_step_before_reset_and_empty_batches():
     with pytest.raises(IllegalActionError) as refused:
         gym_env.step(170)
     assert "game 0" not in str(refused.value)
+    gym_env = HandFootGymEnv()  # the default: PettingZoo's convention, the episode ends with a penalty
+    gym_env.reset(seed=1)
+    _, reward, terminated, _, info = gym_env.step(170)
+    assert terminated and reward == -1.0 and "house preset" in info["illegal_action"]
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        gym_env.step(0)
     with pytest.raises(ValueError, match="num_envs"):
         HandFootVecEnv(num_envs=0)
     venv = HandFootVecEnv(num_envs=2)
     venv.reset()
     with pytest.raises(ValueError, match="integer actions"):
         venv.step(np.array([1.9, 0.0]))
+
+
+def test_pettingzoo_conventions_fixed_infos_done_steps_and_unmasked_samples():
+    from handfoot_env import handfoot_v0
+
+    env = handfoot_v0.raw_env()
+    assert env.rules.preset_name == "partnership"  # every shell's default
+    env.reset(seed=5)
+    agent = env.agent_selection
+    assert env.infos[agent].keys() == {"team", "scores", "deal"}  # no variable-length entries
+    with pytest.raises(ValueError, match="step\\(None\\)"):
+        env.step(None)
+    for _ in range(50):  # unmasked samples are legal moves of the agent to move
+        env.step(env.action_space(env.agent_selection).sample())
+    low, high = env.observation_space(agent)["observation"].low, env.observation_space(agent)["observation"].high
+    assert np.isfinite(low).all() and np.isfinite(high).all()
+    env = handfoot_v0.env(preset="classic")
+    env.reset(seed=1)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else env.action_space(agent).sample(obs["action_mask"]))
+    with pytest.raises(Exception, match="reset"):
+        env.unwrapped.step(0)
+
+
+def test_illegal_action_can_end_the_game_with_a_penalty():
+    env = handfoot_env.raw_env(preset="classic", illegal_action="terminate", illegal_reward=-2.0)
+    env.reset(seed=3)
+    offender = env.agent_selection
+    env.step(170)  # a house action: never legal here
+    assert all(env.terminations.values())
+    assert env.rewards[offender] == -2.0 and all(r == 0 for a, r in env.rewards.items() if a != offender)
+    assert "house preset" in env.infos[offender]["illegal_action"]
+
+
+def test_rgb_array_pictures_for_every_preset():
+    from handfoot_env.picture import WIDTH, height
+
+    for preset, players in (("classic", 6), ("partnership", 4), ("house", 2)):
+        env = handfoot_env.raw_env(preset=preset, num_players=players, render_mode="rgb_array")
+        env.reset(seed=1)
+        for _ in range(40):
+            env.step(env.action_space(env.agent_selection).sample())
+        image = env.render()
+        assert image.shape == (height(env.rules.num_owners), WIDTH, 3) and image.dtype == np.uint8
+        assert len(np.unique(image.reshape(-1, 3), axis=0)) > 20  # cards and text, not an empty canvas
+
+
+def test_gymnasium_id_and_reset_seed_fix_everything():
+    import gymnasium
+
+    env = gymnasium.make(handfoot_env.GYMNASIUM_ID, opponent="random")
+    runs = []
+    for _ in range(2):
+        obs, _ = env.reset(seed=9)
+        trail = [obs]
+        for _ in range(200):
+            obs, _, terminated, _, _ = env.step(env.action_space.sample())
+            trail.append(obs)
+            if terminated:
+                break
+        runs.append(np.array(trail))
+    assert np.array_equal(runs[0], runs[1])

@@ -17,16 +17,15 @@ from handfoot_env.vec_env import HandFootVecEnv
 @pytest.mark.parametrize("preset", ["classic", "partnership", "house"])
 def test_gymnasium_and_sb3_check_env(preset):
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # unbounded Box: totals and points are not capped
-        gymnasium_check_env(HandFootGymEnv(preset=preset, opponent="greedy", illegal_action="skip"),
-                            skip_render_check=True)
-        sb3_check_env(HandFootGymEnv(preset=preset, opponent="random"))
+        warnings.simplefilter("error")  # no warning either: finite bounds, seeded randomness
+        gymnasium_check_env(HandFootGymEnv(preset=preset), skip_render_check=True)  # every default
+    sb3_check_env(HandFootGymEnv(preset=preset, opponent="random"))
 
 
 def test_gym_env_illegal_actions_raise_or_are_skipped():
     from handfoot_env.errors import IllegalActionError
 
-    env = HandFootGymEnv(preset="classic", opponent="random")
+    env = HandFootGymEnv(preset="classic", opponent="random", illegal_action="raise")
     env.reset(seed=0)
     with pytest.raises(IllegalActionError, match="before discarding"):
         env.step(70)

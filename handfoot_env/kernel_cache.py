@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
@@ -40,3 +43,28 @@ def use_kernel_cache() -> None:
     """Point numba's cache at this version's folder (before any kernel is compiled or loaded)."""
     if "NUMBA_CACHE_DIR" not in os.environ:
         os.environ["NUMBA_CACHE_DIR"] = str(cache_folder())
+
+
+_ready: set[str] = set()  # groups already compiled or loaded in this process
+
+
+def compile_once(group: str, compile_all: Callable[[], None], about: str) -> None:
+    """Compile a group of kernels the first time this version of them is used, saying so.
+
+    The first use after an install (or after a kernel source changed) compiles every kernel
+    of the group into the cache, with a line on standard error before and after; later uses
+    find the group's marker and load the cached kernels as they are called."""
+    if group in _ready:
+        return
+    _ready.add(group)
+    folder = Path(os.environ.get("NUMBA_CACHE_DIR") or cache_folder())
+    marker = folder / f"{group}.compiled"
+    if marker.exists():
+        return
+    print(f"handfoot: compiling the {group} kernels once ({about}); later starts load them from {folder}",
+          file=sys.stderr, flush=True)
+    start = time.perf_counter()
+    compile_all()
+    folder.mkdir(parents=True, exist_ok=True)
+    marker.write_text(f"compiled in {time.perf_counter() - start:.0f} s\n")
+    print(f"handfoot: {group} kernels compiled in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)

@@ -348,6 +348,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     return run_play(args.preset, args.opponents, args.partner, args.hint, args.seed, not args.no_coach, args.players)
 
 
+def cmd_warmup(args: argparse.Namespace) -> int:
+    """Compile every kernel now (the engine's and the scripted baselines'), once per install."""
+    from handfoot_env.baselines.compiled import compile_baselines
+    from handfoot_env.kernel_cache import cache_folder, compile_once
+    from handfoot_env.vector.engine import compile_engine
+
+    compile_once("engine", compile_engine, "about a minute on 2 cores")
+    compile_once("baselines", compile_baselines, "half a minute")
+    print(f"kernels ready in {cache_folder()}")
+    return 0
+
+
 def cmd_actions(args: argparse.Namespace) -> int:
     print("| index | count | action |\n|---|---|---|")
     for index, count, text in A.layout_table():
@@ -451,6 +463,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-coach", action="store_true")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("warmup", help="compile the kernels now (otherwise the first use does, with a message)",
+                       description="Compile every compiled kernel (the engines' and the scripted baselines') into "
+                                   "the cache, once per install or source change; later starts load them in "
+                                   "well under a second.")
+    p.set_defaults(func=cmd_warmup)
 
     p = sub.add_parser("actions", help="print the action layout table")
     p.set_defaults(func=cmd_actions)

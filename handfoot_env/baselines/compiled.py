@@ -22,6 +22,7 @@ from handfoot_env.baselines.heuristic import FEED_PENALTY, LATE_STOCK, PAIR_BONU
 from handfoot_env.cards import (
     BLACK_THREE, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
 )
+from handfoot_env.kernel_cache import compile_once
 from handfoot_env.rule_facts import book_bonus
 from handfoot_env.rules import Rules
 
@@ -453,10 +454,25 @@ def heuristic_actions(observations, masks, rules, out):
 
 
 # ---------------------------------------------------------------------------- the agents
+def compile_baselines() -> None:
+    """Run the compiled baselines once on each preset's positions, so that they compile."""
+    from handfoot_env.vector import VectorEngine
+
+    for rules in (Rules.preset("classic"), Rules.preset("partnership"), Rules.preset("house")):
+        engine = VectorEngine(rules, batch_size=8, seed=0)
+        masks, observations = engine.legal_mask().copy(), engine.observe().copy()
+        out = np.empty(8, dtype=np.int64)
+        heuristic_actions(observations, masks, rules.kernel, out)
+        greedy_actions(masks, GREEDY_RANK, out)
+
+
 class CompiledGreedy:
     """``GreedyAgent``'s decisions, compiled."""
 
     name = "greedy"
+
+    def __init__(self):
+        compile_once("baselines", compile_baselines, "half a minute")
 
     def act(self, observations: np.ndarray | None, masks: np.ndarray) -> np.ndarray:
         masks = np.ascontiguousarray(masks, dtype=np.bool_)
@@ -472,6 +488,7 @@ class CompiledHeuristic:
 
     def __init__(self, rules: Rules | None = None):
         self.rules = rules if rules is not None else Rules.preset("classic")
+        compile_once("baselines", compile_baselines, "half a minute")
 
     def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         masks = np.ascontiguousarray(masks, dtype=np.bool_)

@@ -23,9 +23,28 @@ from handfoot_env import actions as A
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules, require_supported
+from handfoot_env.kernel_cache import compile_once
 from handfoot_env.vector import batch
 from handfoot_env.vector.legality import REASONS
 from handfoot_env.vector.state import OVER, fill_packs, make_packs, state_dtype
+
+def compile_engine() -> None:
+    """Run every engine kernel once (serial and parallel, each preset), so that all compile."""
+    from handfoot_env.vector.determinize import determinize_kernel
+
+    for rules in (Rules.preset("classic"), Rules.preset("partnership"), Rules.preset("house")):
+        for size in (1, PARALLEL_FROM):
+            engine = VectorEngine(rules, batch_size=size, seed=0)
+            rng = np.random.default_rng(0)
+            for _ in range(30):
+                masks = engine.legal_mask()
+                engine.observe()
+                engine.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+            engine.running_scores()
+            engine.why_illegal(0, 0)
+            determinize_kernel(engine.states, engine.kernel_rules, np.array([0]), np.array([0]), np.array([1]))
+            batch.open_deal_kernel(engine.states, engine.packs, engine.kernel_rules, np.array([0]))
+
 
 # From this batch size on, kernels split the games over the cores.
 PARALLEL_FROM = 256
@@ -49,8 +68,9 @@ class VectorEngine:
         seed: int = 0,
         auto_reset: bool = True,
     ):
-        rules = rules if rules is not None else Rules.preset("classic")
+        rules = rules if rules is not None else Rules.preset("partnership")
         require_supported(rules)
+        compile_once("engine", compile_engine, "about a minute on 2 cores")
         if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
         self.rules = rules

@@ -1,8 +1,8 @@
 """handfoot: Hand and Foot as an exact rules engine, a vectorized simulator and an RL lab."""
 
-from handfoot_env.kernel_cache import use_kernel_cache
+from handfoot_env.kernel_cache import prepare_kernels
 
-use_kernel_cache()  # before numba loads: the compiled kernels' cache follows their source
+prepare_kernels()  # before numba loads: the kernels' cache follows their source; threads wait passively
 
 from handfoot_env.rules import Rules  # noqa: E402
 

@@ -1,4 +1,6 @@
-"""Where the compiled kernels are cached: one folder per version of the kernels' source.
+"""How the compiled kernels run: where they are cached, and how their threads wait.
+
+**The cache** has one folder per version of the kernels' source.
 
 numba caches each compiled function beside its source file and checks only that file's
 date, so a kernel that inlines a function from another file (every kernel inlines
@@ -7,6 +9,12 @@ cache lives in a folder named by a hash of every source file the kernels are com
 from: change any of them and the kernels compile afresh, once.  The folder is
 ``$HANDFOOT_CACHE`` (default ``~/.cache/handfoot``), so a read-only install works too; a
 user's own ``NUMBA_CACHE_DIR`` is left alone.
+
+**Threads** of the parallel kernels wait passively at the end of each parallel loop
+(``OMP_WAIT_POLICY=PASSIVE``, unless set): OpenMP's default spins, and on a machine busy with
+other jobs a spinning thread waits for its descheduled partner at every step — measured
+here, with both cores busy with training, 33,000 steps/s with two spinning threads against
+1,110,000 with one thread and 1,500,000 with two passive ones.
 """
 
 from __future__ import annotations
@@ -39,10 +47,12 @@ def cache_folder() -> Path:
     return root / f"numba-{source_hash()}"
 
 
-def use_kernel_cache() -> None:
-    """Point numba's cache at this version's folder (before any kernel is compiled or loaded)."""
+def prepare_kernels() -> None:
+    """Before numba loads: point its cache at this version's folder and make the parallel
+    kernels' threads wait passively (each only where the user has not chosen)."""
     if "NUMBA_CACHE_DIR" not in os.environ:
         os.environ["NUMBA_CACHE_DIR"] = str(cache_folder())
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
 _ready: set[str] = set()  # groups already compiled or loaded in this process

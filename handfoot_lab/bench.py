@@ -12,6 +12,8 @@ import multiprocessing as mp
 import platform
 import resource
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -93,21 +95,41 @@ def _run_row(args: tuple) -> dict:
     return asdict(bench_vector(preset, players, batch, seconds))
 
 
+def _busy() -> None:
+    """A process that keeps one core busy (the load beside a benchmark row)."""
+    while True:
+        pass
+
+
+@contextmanager
+def busy_processes(count: int):
+    """``count`` processes that each keep a core busy while the block runs."""
+    context = mp.get_context("spawn")
+    workers = [context.Process(target=_busy, daemon=True) for _ in range(count)]
+    for worker in workers:
+        worker.start()
+    try:
+        yield
+    finally:
+        for worker in workers:
+            worker.terminate()
+            worker.join()
+
+
 def run_bench(
-    batches=DEFAULT_BATCHES, configs=DEFAULT_CONFIGS, seconds: float = 3.0, reference: bool = True
-) -> list[dict]:
-    """Every row (vector engine at each batch, reference engine at batch 1), each in its own process."""
+    batches=DEFAULT_BATCHES, configs=DEFAULT_CONFIGS, seconds: float = 3.0, reference: bool = True, load: int = 0,
+) -> Iterator[dict]:
+    """Every row (vector engine at each batch, reference engine at batch 1), each in its own
+    process, with ``load`` busy processes beside it; rows are yielded as they finish."""
     jobs = []
     for preset, players in configs:
         jobs += [("vector", preset, players, b, seconds) for b in batches]
         if reference:
             jobs.append(("reference", preset, players, 1, seconds))
     context = mp.get_context("spawn")
-    rows = []
     for job in jobs:
-        with context.Pool(1) as pool:
-            rows.append(pool.apply(_run_row, (job,)))
-    return rows
+        with busy_processes(load), context.Pool(1) as pool:
+            yield dict(pool.apply(_run_row, (job,)), load=load)
 
 
 def machine_description() -> str:
@@ -126,14 +148,14 @@ def machine_description() -> str:
     return f"{cpu}, {cores} cores, Python {platform.python_version()}, numpy {np.__version__}"
 
 
+TABLE_HEADER = ("| engine | preset | players | batch | busy processes beside | steps/s | games/s | peak RSS (MB) |\n"
+                "|---|---|---|---|---|---|---|---|")
+
+
+def format_row(r: dict) -> str:
+    return (f"| {r['engine']} | {r['preset']} | {r['num_players']} | {r['batch']} | {r.get('load', 0)} | "
+            f"{r['steps_per_sec']:,.0f} | {r['games_per_sec']:,.1f} | {r['peak_rss_mb']:,.0f} |")
+
+
 def format_table(rows: list[dict]) -> str:
-    lines = [
-        "| engine | preset | players | batch | steps/s | games/s | peak RSS (MB) |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for r in rows:
-        lines.append(
-            f"| {r['engine']} | {r['preset']} | {r['num_players']} | {r['batch']} | "
-            f"{r['steps_per_sec']:,.0f} | {r['games_per_sec']:,.1f} | {r['peak_rss_mb']:,.0f} |"
-        )
-    return "\n".join(lines)
+    return "\n".join([TABLE_HEADER] + [format_row(r) for r in rows])

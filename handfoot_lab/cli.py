@@ -214,7 +214,7 @@ def _require_positive(args: argparse.Namespace, *names: str) -> None:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Steps per second, games per second and peak memory of both engines (or of training)."""
-    from handfoot_lab.bench import format_table, machine_description, run_bench
+    from handfoot_lab.bench import TABLE_HEADER, format_row, machine_description, run_bench
 
     if args.train:
         return _bench_training(args)
@@ -229,12 +229,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
             raise ValueError(f"--configs takes preset:players entries such as classic:2,house:4, got {item!r}")
         configs.append((preset, int(players)))
         Rules.preset(preset, num_players=int(players))  # a clear error before any process starts
-    rows = run_bench(batches, configs, seconds=args.seconds, reference=not args.no_reference)
-    if args.json:
-        print(json.dumps(rows, indent=2))
-    else:
-        print(f"machine: {machine_description()}\n")
-        print(format_table(rows))
+    if args.load < 0:
+        raise ValueError(f"--load is a number of busy processes, 0 or more, got {args.load}")
+    rows = run_bench(batches, configs, seconds=args.seconds, reference=not args.no_reference, load=args.load)
+    if args.json:  # a JSON list at the end; each row's progress on standard error meanwhile
+        done = []
+        for row in rows:
+            done.append(row)
+            print(f"bench: {format_row(row)}", file=sys.stderr, flush=True)
+        print(json.dumps(done, indent=2))
+    else:  # rows stream as they finish
+        print(f"machine: {machine_description()}\n\n{TABLE_HEADER}", flush=True)
+        for row in rows:
+            print(format_row(row), flush=True)
     return 0
 
 
@@ -422,10 +429,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="steps/s, games/s and peak memory of both engines")
     p.add_argument("--json", action="store_true", help="print a JSON list of rows")
-    p.add_argument("--batches", default="1,64,1024,4096,16384")
+    p.add_argument("--batches", default="1,64,1024,4096,16384", help="vector engine batch sizes, comma-separated")
     p.add_argument("--configs", default="classic:2,partnership:4,house:2,house:4", help="preset:players,...")
     p.add_argument("--seconds", type=float, default=3.0, help="timed seconds per row")
     p.add_argument("--no-reference", action="store_true", help="skip the reference engine rows")
+    p.add_argument("--load", type=int, default=0,
+                   help="busy processes (one core each) running beside every row, to measure a loaded machine")
     p.add_argument("--train", action="store_true",
                    help="measure training instead: learner steps/s and the share of simulation, scripted opponents, "
                         "inference and updates (evaluations off)")

@@ -55,8 +55,10 @@ def _rate_interval(samples: np.ndarray) -> list[float]:
     return [max(low, 0.0), min(high, 1.0)]
 
 
-def play_games(rules: Rules, seeds: np.ndarray, team_side: np.ndarray, team, vs) -> tuple[np.ndarray, np.ndarray]:
-    """Play one game per seed, ``team`` on ``team_side[i]`` and ``vs`` on every other side.
+def play_games(rules: Rules, seeds: np.ndarray, team_side: np.ndarray, team, vs,
+               on_games_over=None) -> tuple[np.ndarray, np.ndarray]:
+    """Play one game per seed, ``team`` on ``team_side[i]`` and ``vs`` on every other side;
+    ``on_games_over(n)`` hears as soon as ``n`` more games have ended.
 
     Returns (final totals ``[G, owners]``, actions per game ``[G]``)."""
     engine = VectorEngine(rules, batch_size=len(seeds), auto_reset=False)
@@ -67,6 +69,8 @@ def play_games(rules: Rules, seeds: np.ndarray, team_side: np.ndarray, team, vs)
 
     def count(outcome, stepped, actions) -> None:
         actions_taken[stepped] += 1
+        if on_games_over is not None and outcome.game_over.any():
+            on_games_over(int(outcome.game_over.sum()))
 
     table.play(on_step=count)
     return engine.final_totals.copy(), actions_taken
@@ -92,15 +96,14 @@ def play_match(
     start = time.perf_counter()
     for lo in range(0, len(seeds), batch):
         hi = min(lo + batch, len(seeds))
-        totals, taken = play_games(rules, seeds[lo:hi], sides[lo:hi], team, vs)
+        totals, taken = play_games(rules, seeds[lo:hi], sides[lo:hi], team, vs,
+                                   on_games_over=bar.update if bar is not None else None)
         for i in range(hi - lo):
             mine = totals[i, sides[lo + i]]
             others = np.delete(totals[i], sides[lo + i])
             outcome[lo + i] = 1.0 if mine > others.max() else (0.5 if mine == others.max() else 0.0)
             diff[lo + i] = mine - others.mean()
         actions[lo:hi] = taken
-        if bar is not None:
-            bar.update(hi - lo)
     elapsed = time.perf_counter() - start
     if bar is not None:
         bar.close()

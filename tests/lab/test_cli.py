@@ -138,7 +138,8 @@ def test_bench_json_rows(capsys):
     rows = json.loads(capsys.readouterr().out)
     assert [r["engine"] for r in rows] == ["vector", "reference"]
     for row in rows:
-        assert set(row) == {"engine", "preset", "num_players", "batch", "steps_per_sec", "games_per_sec", "peak_rss_mb"}
+        assert set(row) == {"engine", "preset", "num_players", "batch", "steps_per_sec", "games_per_sec", "peak_rss_mb",
+                            "load"}
         assert row["steps_per_sec"] > 0 and row["peak_rss_mb"] > 0
 
 

@@ -3,10 +3,10 @@
 # leaves out tests marked slow; run those with: .venv/bin/python -m pytest -m slow).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "tests: creating .venv and installing handfoot with the dev extras (a few minutes the first time)"
+echo "tests: creating .venv and installing handfoot with the dev and interop extras (a few minutes the first time)"
 python3 -m venv .venv
 .venv/bin/pip install --quiet --upgrade pip >/dev/null
-.venv/bin/pip install --quiet -e '.[dev]'
+.venv/bin/pip install --quiet -e '.[dev,interop]'
 echo "tests: compiling the kernels (about a minute, once per install)"
 .venv/bin/handfoot warmup
 .venv/bin/python -m pytest "$@"

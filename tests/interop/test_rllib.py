@@ -1,0 +1,43 @@
+"""RLlib (new API stack), with its env check left on: PPO on the PettingZoo env with the
+project's masked module, one training iteration per table on a local Ray instance."""
+
+from __future__ import annotations
+
+import pytest
+
+ray = pytest.importorskip("ray")
+
+from ray.rllib.algorithms.ppo import PPOConfig  # noqa: E402
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec  # noqa: E402
+from ray.tune.registry import register_env  # noqa: E402
+
+from handfoot_env.rllib import MaskedPPOTorchRLModule, rllib_env  # noqa: E402
+from interop.tables import TABLES  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    register_env("handfoot", rllib_env)
+    yield
+    ray.shutdown()
+
+
+@pytest.mark.parametrize("preset,players", TABLES)
+def test_rllib_ppo_trains_an_iteration_with_masks(local_ray, preset, players):
+    config = (
+        PPOConfig()
+        .environment("handfoot", env_config={"preset": preset, "num_players": players})
+        .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent, *args, **kwargs: "shared")
+        .rl_module(rl_module_spec=RLModuleSpec(module_class=MaskedPPOTorchRLModule,
+                                               model_config={"fcnet_hiddens": [32]}))
+        .env_runners(num_env_runners=0)
+        .training(train_batch_size_per_learner=400, minibatch_size=100, num_epochs=1)
+        .debugging(seed=0)
+    )
+    algorithm = config.build_algo()
+    try:
+        result = algorithm.train()
+    finally:
+        algorithm.stop()
+    assert result["env_runners"]["num_env_steps_sampled_lifetime"] >= 400

@@ -381,7 +381,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from handfoot_env import __version__
+
     parser = argparse.ArgumentParser(prog="handfoot", description="Hand and Foot: engine, agents and RL lab")
+    parser.add_argument("--version", action="version", version=f"handfoot {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     def add_rules_args(p: argparse.ArgumentParser, preset_default: str | None = "classic") -> None:
@@ -391,20 +394,26 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--deals", type=int, default=None,
                        help="number of deals (classic, partnership: 1, 2 or 4; house: the cap, default 30)")
 
-    p = sub.add_parser("demo", help="seeded games between scripted players, with a score table")
-    p.add_argument("--games", type=int, default=20)
-    p.add_argument("--seed", type=int, default=0)
+    p = sub.add_parser("demo", help="seeded games between scripted players, with a score table",
+                       description="Seeded games between the scripted players in every preset (on the reference "
+                                   "engine), with wins, mean totals and actions per second.")
+    p.add_argument("--games", type=int, default=20, help="games per lineup")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game")
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("game", help="play one game between scripted agents and save its record")
+    p = sub.add_parser("game", help="play one game between agents and save its record",
+                       description="One game between named agents (one per seat, cycled): the score sheet, the "
+                                   "winner, and optionally a record that 'handfoot replay' plays back exactly.")
     add_rules_args(p)
     p.add_argument("--agents", default="greedy,random", help="comma-separated agent names, one per seat (cycled)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="the game's seed: the same seed deals the same cards")
     p.add_argument("--record", help="write the game record (JSON) here")
     p.set_defaults(func=cmd_game)
 
-    p = sub.add_parser("replay", help="replay a game record, printing the table turn by turn")
-    p.add_argument("file")
+    p = sub.add_parser("replay", help="replay a game record, printing the table turn by turn",
+                       description="Check a record whole (every action legal, the stored result reproduced), then "
+                                   "print the table turn by turn and the score sheet.")
+    p.add_argument("file", help="a record written by 'handfoot game --record'")
     p.add_argument("--quiet", action="store_true", help="print only the actions and the score sheet")
     p.set_defaults(func=cmd_replay)
 
@@ -427,7 +436,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per configuration, one per line")
     p.set_defaults(func=cmd_fuzz)
 
-    p = sub.add_parser("bench", help="steps/s, games/s and peak memory of both engines")
+    p = sub.add_parser("bench", help="steps/s, games/s and peak memory of both engines (or of training)",
+                       description="Random masked play on both engines, the legal mask and the mover's observation "
+                                   "computed every step, each row in its own process (rows print as they finish); "
+                                   "--load N adds N busy processes beside every row; --train measures training.")
     p.add_argument("--json", action="store_true", help="print a JSON list of rows")
     p.add_argument("--batches", default="1,64,1024,4096,16384", help="vector engine batch sizes, comma-separated")
     p.add_argument("--configs", default="classic:2,partnership:4,house:2,house:4", help="preset:players,...")
@@ -443,34 +455,43 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--train-steps", type=int, default=400_000, help="--train: learner steps to time")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("eval", help="duplicate-deal match between lineups (or a round robin), with intervals")
+    p = sub.add_parser("eval", help="duplicate-deal match between lineups (or a round robin), with intervals",
+                       description="Duplicate deals: every shuffled deal is played once with each lineup on each "
+                                   "side, so both get the same cards; win rate and score difference with 95% "
+                                   "intervals over the duplicate sets. --round-robin plays every pair and rates them.")
     add_rules_args(p)
     p.add_argument("--team", default="heuristic", help="agent of the first lineup")
     p.add_argument("--vs", default="greedy", help="agent of the other side(s)")
     p.add_argument("--pairs", type=int, default=200,
                    help="duplicate sets: each shuffled deal played once per side (a pair of games when two sides)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the first duplicate set")
     p.add_argument("--round-robin", help="comma-separated agents: every pair plays; Elo table and crosstable")
     p.add_argument("--chart", help="with --round-robin: save a PNG chart of the ratings here")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
     p.set_defaults(func=cmd_eval)
 
-    p = sub.add_parser("train", help="MaskablePPO self-play training with evaluation and checkpoints")
+    p = sub.add_parser("train", help="self-play PPO training with a warm start, evaluations and checkpoints",
+                       description="Train an agent with a YAML config (configs/quick.yaml, full.yaml, classic.yaml, "
+                                   "house.yaml): warm start, PPO against a league, duplicate evaluations, "
+                                   "checkpoints; Ctrl-C saves, --resume continues. Prints the final evaluation.")
     p.add_argument("--config", help="YAML config (configs/quick.yaml, configs/full.yaml)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
     p.add_argument("--resume", action="store_true", help="continue the run from its last checkpoint")
     p.set_defaults(func=cmd_train)
 
-    p = sub.add_parser("play", help="play against the agents in the terminal, with Hint and Coach")
-    p.add_argument("--preset", default="classic", choices=list(PRESET_NAMES))
+    p = sub.add_parser("play", help="play against the agents in the terminal, with Hint and Coach",
+                       description="A game for one person at seat 0 against agents, in the terminal or over a pipe: "
+                                   "type ? for the commands, h for a hint; the Coach notes the tips you broke.")
+    p.add_argument("--preset", default="classic", choices=list(PRESET_NAMES), help="the rules to play")
     p.add_argument("--players", type=int, default=None, help="classic: 2-6 players; house: 2, or 4 in teams")
     p.add_argument("--opponents", default="heuristic", help="agent for the other side(s): random, greedy, heuristic, ppo")
     p.add_argument("--partner", default=None,
                    help="partnership (or house with 4): your partner's agent (default heuristic)")
-    p.add_argument("--hint", default="heuristic", help="the agent behind Hint and Coach")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--no-coach", action="store_true")
+    p.add_argument("--hint", default="heuristic",
+                   help="the agent behind Hint and Coach: random, greedy, heuristic, ppo or ppo:PATH")
+    p.add_argument("--seed", type=int, default=0, help="the game's seed: the same seed deals the same cards")
+    p.add_argument("--no-coach", action="store_true", help="no Coach notes after your turns")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("warmup", help="compile the kernels now (otherwise the first use does, with a message)",
@@ -479,10 +500,13 @@ def build_parser() -> argparse.ArgumentParser:
                                    "well under a second.")
     p.set_defaults(func=cmd_warmup)
 
-    p = sub.add_parser("actions", help="print the action layout table")
+    p = sub.add_parser("actions", help="print the action layout table",
+                       description="The 173 actions every preset shares, by index range.")
     p.set_defaults(func=cmd_actions)
 
-    p = sub.add_parser("rules", help="print the rules of a preset as JSON")
+    p = sub.add_parser("rules", help="print the rules of a preset as JSON",
+                       description="Every field of a preset's rules (with --players and --deals applied), as JSON; "
+                                   "docs/rules.md explains them.")
     add_rules_args(p)
     p.set_defaults(func=cmd_rules)
     return parser

@@ -146,3 +146,17 @@ def test_bench_json_rows(capsys):
 def test_vector_fuzz_command(capsys):
     assert main(["fuzz", "--engine", "vector", "--preset", "classic", "--players", "3", "--steps", "3200"]) == 0
     assert "3,200 steps compared" in capsys.readouterr().out
+
+
+def test_every_command_says_what_it_does_and_every_option_has_help(capsys):
+    from handfoot_lab.cli import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, __import__("argparse")._SubParsersAction))
+    for name, command in commands.choices.items():
+        assert command.description, f"'handfoot {name} --help' says nothing about the command"
+        for action in command._actions:
+            assert action.help or action.dest == "help", f"handfoot {name}: {action.option_strings or action.dest}"
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.startswith("handfoot 0.")

@@ -355,6 +355,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     return run_play(args.preset, args.opponents, args.partner, args.hint, args.seed, not args.no_coach, args.players)
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The web table: play, watch agents, replay records in a browser."""
+    from handfoot_lab.web.app import serve
+
+    if not 0 < args.port < 65536:
+        raise ValueError(f"--port must be from 1 to 65535, got {args.port}")
+    serve(args.host, args.port)
+    return 0
+
+
 def cmd_warmup(args: argparse.Namespace) -> int:
     """Compile every kernel now (the engine's and the scripted baselines'), once per install."""
     from handfoot_env.baselines.compiled import compile_baselines
@@ -493,6 +503,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="the game's seed: the same seed deals the same cards")
     p.add_argument("--no-coach", action="store_true", help="no Coach notes after your turns")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("serve", help="play, watch agents and replay records in the browser",
+                       description="A local web app: play any preset against the agents (with Hint, the Coach and "
+                                   "the score sheet), watch agents play each other, step through a record. "
+                                   "Open the printed address in a browser; Ctrl-C stops it.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this machine only)")
+    p.add_argument("--port", type=int, default=8765, help="port to listen on")
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("warmup", help="compile the kernels now (otherwise the first use does, with a message)",
                        description="Compile every compiled kernel (the engines' and the scripted baselines') into "

@@ -34,13 +34,26 @@ from collections.abc import Callable
 
 from handfoot_env import actions as A
 from handfoot_env.cards import (
-    JOKER, KIND_NAMES, NUM_SUITS, SUIT_LETTERS, TWO, is_natural, natural_kind, parse_card, parse_kind,
+    JOKER,
+    KIND_NAMES,
+    NUM_SUITS,
+    SUIT_LETTERS,
+    TWO,
+    is_natural,
+    natural_kind,
+    parse_card,
+    parse_kind,
     rank_of,
 )
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import Game
 from handfoot_env.reference.observe import observe
-from handfoot_env.reference.state import count_books, unfinished_group, unfinished_run, unfinished_twos_book
+from handfoot_env.reference.state import (
+    count_books,
+    unfinished_group,
+    unfinished_run,
+    unfinished_twos_book,
+)
 from handfoot_env.render import format_hand, render_scores, render_table
 from handfoot_env.rules import Rules
 
@@ -167,7 +180,7 @@ def _try(trial: Game, action: int, several: bool) -> None:
 def _parse_meld_chunk(game: Game, chunk: str) -> list[int]:
     """Actions for one group of an ``m`` command, in the position ``game``."""
     tokens = chunk.split()
-    if game.rules.books_of_twos and ":" not in chunk and all(parse_kind(t) == TWO for t in tokens):
+    if game.rules.books_of_twos and ":" not in chunk and all(parse_card(t)[0] == TWO for t in tokens):
         book = unfinished_twos_book(_melds_in_play(game), game.rules.book_size)
         if book is not None:
             return [A.ADD_TWO_TO_TWOS_BOOK] * len(tokens)
@@ -426,4 +439,4 @@ def run_play(preset: str, opponents: str, partner: str | None, hint: str, seed: 
         return 130
 
 
-__all__ = ["PlaySession", "parse_command", "command_for", "coach_note", "run_play"]
+__all__ = ["PlaySession", "coach_note", "command_for", "parse_command", "run_play"]

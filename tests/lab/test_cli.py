@@ -35,6 +35,8 @@ def test_game_record_and_replay(tmp_path, capsys):
 QUICK = ["train", "--config", "configs/quick.yaml"]
 BAD_INPUTS = [
     # (arguments, what the one line must say); {tmp} is a fresh folder
+    (["serve", "--port", "70000"], "--port must be from 1 to 65535"),
+    (["serve", "--host", "203.0.113.9"], "cannot listen on 203.0.113.9"),
     (QUICK + ["--set", "net_arch=[64"], "--set net_arch: the value '[64' is not valid YAML"),
     (QUICK + ["--set", "run_dir=/proc/x", "--set", "total_timesteps=64"], "cannot create the run folder /proc/x"),
     (QUICK + ["--set", "seed=-1"], "config key 'seed': must be a non-negative integer"),

@@ -113,6 +113,7 @@ def test_house_commands():
     hearts = 2
     assert parse_command(game, "r 4h 5h 6h 7h")[1] == [A.start_run(hearts, rank("4")), A.extend_run_up(hearts)]
     assert parse_command(game, "m 2 2 2")[1] == [A.START_TWOS_BOOK]
+    assert parse_command(game, "m Kc Kd 2")[1] == [A.start_group(rank("K"), 1)]  # suits named, as the web page sends
     assert parse_command(game, "d 9")[1] == [A.discard_suited(3, rank("9"))]  # one suit of 9 held
     with pytest.raises(ValueError, match="name the suit"):
         parse_command(game, "d K")

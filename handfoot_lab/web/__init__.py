@@ -1,0 +1,1 @@
+"""``handfoot serve``: play, watch and replay in the browser (a Starlette app on uvicorn)."""

@@ -1,0 +1,264 @@
+"""The web app behind ``handfoot serve``: a page (``static/``) and a small JSON API.
+
+One table per browser session (a cookie), several sessions at once.  Every answer about a
+game is ``views.position`` for the session's seat: during play, only what that seat may
+know.  Every refusal — an illegal or stale move, an unknown table, a body that is not JSON —
+is a status code and ``{"error": "<one clear line>"}``, the game unchanged.
+
+    POST /api/play    {preset, players, opponents, partner, hint, seed}   a new game against agents
+    POST /api/act     {turn, action | command}                             your move, then theirs
+    GET  /api/hint                                                         the hint agent's move, and why
+    POST /api/watch   {preset, players, agents, seed}                      agents only
+    POST /api/advance {steps}                                              the watched game moves on
+    POST /api/replay  <a record>                                           open a record
+    POST /api/goto    {step} | {deal}                                      move through the replay
+    GET  /api/table   ?seat=N&reveal=1                                     the session's table
+    GET  /api/record                                                       the game as a record (JSON)
+    GET  /api/options                                                      presets, player counts, agents
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from agents import AGENT_NAMES
+from handfoot_env.rules import PRESET_NAMES, Rules
+from handfoot_lab.web.tables import PlayTable, Refused, ReplayTable, WatchTable
+
+STATIC = Path(__file__).parent / "static"
+COOKIE = "handfoot_session"
+MAX_TABLES = 256  # the oldest sessions' tables go first
+
+
+class Tables:
+    """The tables of the sessions, the least recently used dropped beyond ``MAX_TABLES``."""
+
+    def __init__(self):
+        self.by_session: OrderedDict[str, Any] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, session: str | None):
+        with self.lock:
+            table = self.by_session.get(session) if session else None
+            if table is None:
+                raise Refused("no game for this browser session: start one (it may have ended with the server)", 404)
+            self.by_session.move_to_end(session)
+            return table
+
+    def put(self, session: str, table) -> None:
+        with self.lock:
+            self.by_session[session] = table
+            self.by_session.move_to_end(session)
+            while len(self.by_session) > MAX_TABLES:
+                self.by_session.popitem(last=False)
+
+
+async def body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    try:
+        data = json.loads(raw or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise Refused("the request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise Refused("the request body must be a JSON object")
+    return data
+
+
+def rules_from(data: dict[str, Any]) -> Rules:
+    preset = data.get("preset", "partnership")
+    if preset not in PRESET_NAMES:
+        raise Refused(f"unknown preset {preset!r}: choose one of {', '.join(PRESET_NAMES)}")
+    players = data.get("players")
+    try:
+        return Rules.preset(preset, **({} if players in (None, "") else {"num_players": int(players)}))
+    except (TypeError, ValueError) as exc:
+        raise Refused(str(exc)) from None
+
+
+def agent_name(data: dict[str, Any], key: str, default: str) -> str:
+    name = data.get(key, default)
+    # ppo:PATH is not offered: a page must not make the server load files of its choosing.
+    if not isinstance(name, str) or name not in AGENT_NAMES:
+        raise Refused(f"'{key}' must be one of {', '.join(AGENT_NAMES)}, got {name!r}")
+    return name
+
+
+def player_counts(preset: str) -> tuple[int, ...]:
+    """The player counts ``preset`` can be played with (the rules module decides)."""
+    counts = []
+    for players in range(2, 9):
+        try:
+            Rules.preset(preset, num_players=players)
+        except ValueError:
+            continue
+        counts.append(players)
+    return tuple(counts)
+
+
+def seed_from(data: dict[str, Any]) -> int:
+    seed = data.get("seed", secrets.randbelow(10**9))
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise Refused(f"'seed' must be a non-negative whole number, got {seed!r}")
+    return seed
+
+
+def create_app() -> Starlette:
+    tables = Tables()
+
+    def session_of(request: Request) -> str | None:
+        return request.cookies.get(COOKIE)
+
+    def answer(request: Request, data: dict[str, Any], new_session: str | None = None) -> Response:
+        response = JSONResponse(data)
+        if new_session is not None:
+            response.set_cookie(COOKIE, new_session, httponly=True, samesite="strict")
+        return response
+
+    def seat_and_reveal(request: Request, table) -> tuple[int | None, bool]:
+        if table.kind == "play":
+            return None, False  # a player sees its own seat, never hidden cards
+        seat, reveal = request.query_params.get("seat"), request.query_params.get("reveal", "0")
+        if seat not in (None, ""):
+            if not seat.isdigit() or not 0 <= int(seat) < table.game.rules.num_players:
+                raise Refused(f"'seat' must be a seat from 0 to {table.game.rules.num_players - 1}")
+            seat = int(seat)
+        else:
+            seat = None
+        return seat, reveal in ("1", "true", "yes")
+
+    def state_of(table, request: Request) -> dict[str, Any]:
+        if table.kind == "play":
+            return table.state()
+        seat, reveal = seat_and_reveal(request, table)
+        return table.state(seat, reveal)
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    async def options(request: Request) -> Response:
+        return JSONResponse({"agents": list(AGENT_NAMES), "presets": {
+            name: {"players": list(player_counts(name)), "default": Rules.preset(name).num_players}
+            for name in PRESET_NAMES}})
+
+    async def play(request: Request) -> Response:
+        data = await body(request)
+        rules = rules_from(data)
+        partner = agent_name(data, "partner", "heuristic")
+        table = PlayTable(rules, seed_from(data), agent_name(data, "opponents", "heuristic"), partner,
+                          agent_name(data, "hint", "heuristic"))
+        session = secrets.token_urlsafe(16)
+        tables.put(session, table)
+        return answer(request, table.state(), new_session=session)
+
+    async def act(request: Request) -> Response:
+        data = await body(request)
+        table = tables.get(session_of(request))
+        if table.kind != "play":
+            raise Refused("this session is watching or replaying: start a game to play", 409)
+        with table.lock:
+            return answer(request, table.act(data.get("turn"), data.get("action"), data.get("command")))
+
+    async def hint(request: Request) -> Response:
+        table = tables.get(session_of(request))
+        if table.kind != "play":
+            raise Refused("hints are for a game you play", 409)
+        with table.lock:
+            return answer(request, table.hint())
+
+    async def watch(request: Request) -> Response:
+        data = await body(request)
+        rules = rules_from(data)
+        names = data.get("agents", ["heuristic", "greedy"])
+        if not isinstance(names, list) or not names:
+            raise Refused("'agents' must be a list of agent names, one per seat (cycled)")
+        table = WatchTable(rules, seed_from(data), [agent_name({"a": n}, "a", "") for n in names])
+        session = secrets.token_urlsafe(16)
+        tables.put(session, table)
+        return answer(request, table.state(), new_session=session)
+
+    async def advance(request: Request) -> Response:
+        data = await body(request)
+        table = tables.get(session_of(request))
+        if table.kind != "watch":
+            raise Refused("only a watched game advances on its own", 409)
+        with table.lock:
+            table.advance(data.get("steps", 1))
+            return answer(request, state_of(table, request))
+
+    async def replay(request: Request) -> Response:
+        data = await body(request)
+        table = ReplayTable(data.get("record", data))
+        session = secrets.token_urlsafe(16)
+        tables.put(session, table)
+        return answer(request, table.state(), new_session=session)
+
+    async def goto(request: Request) -> Response:
+        data = await body(request)
+        table = tables.get(session_of(request))
+        if table.kind != "replay":
+            raise Refused("only a replay moves to a step", 409)
+        with table.lock:
+            table.goto(data.get("step"), data.get("deal"))
+            return answer(request, state_of(table, request))
+
+    async def table_state(request: Request) -> Response:
+        table = tables.get(session_of(request))
+        with table.lock:
+            return answer(request, state_of(table, request))
+
+    async def record(request: Request) -> Response:
+        table = tables.get(session_of(request))
+        if table.kind == "replay":
+            raise Refused("a replay is a record already", 409)
+        with table.lock:
+            return JSONResponse(table.record(), headers={"Content-Disposition": 'attachment; filename="handfoot.json"'})
+
+    async def refused(request: Request, exc: Refused) -> Response:
+        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+    routes = [
+        Route("/", index),
+        Route("/api/options", options),
+        Route("/api/play", play, methods=["POST"]),
+        Route("/api/act", act, methods=["POST"]),
+        Route("/api/hint", hint),
+        Route("/api/watch", watch, methods=["POST"]),
+        Route("/api/advance", advance, methods=["POST"]),
+        Route("/api/replay", replay, methods=["POST"]),
+        Route("/api/goto", goto, methods=["POST"]),
+        Route("/api/table", table_state),
+        Route("/api/record", record),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={Refused: refused})
+    app.state.tables = tables
+    return app
+
+
+def serve(host: str = "127.0.0.1", port: int = 8765) -> None:
+    """Run the app with uvicorn until Ctrl-C; a port that cannot be had is one clear error."""
+    import socket
+
+    import uvicorn
+
+    try:
+        sock = socket.create_server((host, port))
+    except OSError as exc:
+        raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    print(f"handfoot: serving on http://{host}:{sock.getsockname()[1]}/  (Ctrl-C stops)", flush=True)
+    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    server.run(sockets=[sock])
+
+
+__all__ = ["create_app", "serve"]

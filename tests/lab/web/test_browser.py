@@ -1,0 +1,167 @@
+"""The web table in a real browser (headless system Chromium, driven by Playwright):
+a person's whole deal played by clicks, Hint, the Coach, a replay stepped, a watched game."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+
+import pytest
+
+pytest.importorskip("playwright")
+from playwright.sync_api import Page, expect
+
+SCREENSHOT = os.environ.get("HANDFOOT_SCREENSHOT")  # e.g. docs/web_table.png, for the README
+
+
+def rank_of(label: str) -> str:
+    return label[:-1] if label[-1:] in "cdhs" and label not in ("3b", "3r") else label
+
+
+def wait_for_answer(page: Page, turn: str) -> None:
+    """Until the page shows a new move number, or a refusal."""
+    page.wait_for_function(
+        "turn => document.getElementById('status').dataset.turn !== turn || !document.getElementById('error').hidden",
+        arg=turn)
+    assert page.locator("#error").is_hidden(), page.locator("#error").text_content()
+
+
+def click_cards(page: Page, labels: list[str]) -> None:
+    """Select cards of the hand, by their labels, with clicks."""
+    used: set[int] = set()
+    cards = page.locator("#hand .card")
+    hand = cards.evaluate_all("cards => cards.map(c => c.dataset.card)")
+    for label in labels:
+        index = next(i for i, held in enumerate(hand) if i not in used and (held == label or rank_of(held) == label))
+        used.add(index)
+        cards.nth(index).click()
+    expect(page.locator("#hand .card.selected")).to_have_count(len(labels))
+
+
+def take_my_turn_step(page: Page, rng: random.Random) -> None:
+    """One move by clicks as a person would: Draw or Pick up, Meld cards selected in the hand,
+    Discard a selected card, or (for the rest) a move from the list of legal moves."""
+    turn = page.locator("#status").get_attribute("data-turn")
+    if page.locator("#draw").is_enabled() or page.locator("#pickup").is_enabled():
+        pick = page.locator("#pickup").is_enabled() and (rng.random() < 0.5 or page.locator("#draw").is_disabled())
+        page.locator("#pickup" if pick else "#draw").click()
+        return wait_for_answer(page, turn)
+    commands = page.locator("#moves .move").evaluate_all("moves => moves.map(m => m.dataset.command)")
+    melds = [c for c in commands if re.fullmatch(r"m( [0-9AJQK]+)+", c)]
+    discards = [c for c in commands if c.startswith("d ")]
+    if melds and rng.random() < 0.8:
+        click_cards(page, melds[0].split()[1:])
+        page.locator("#meld").click()
+    elif discards:
+        click_cards(page, [rng.choice(discards)[2:]])
+        page.locator("#discard").click()
+    else:
+        page.locator("#moves .move").nth(rng.randrange(len(commands))).click()
+    wait_for_answer(page, turn)
+
+
+def start_game(page: Page, url: str, preset: str, opponents: str = "heuristic", seed: int = 21) -> None:
+    page.goto(url)
+    page.locator("#preset").select_option(preset)
+    page.locator("#opponents").select_option(opponents)
+    if page.locator("#partner").is_enabled():
+        page.locator("#partner").select_option(opponents)
+    page.locator("#seed").fill(str(seed))
+    page.locator("#new-game").click()
+    expect(page.locator("#table")).to_be_visible()
+    page.locator("#moves-box summary").click()
+
+
+def test_a_whole_deal_by_clicks_with_hint_and_coach(page: Page, server_url: str, tmp_path):
+    start_game(page, server_url, "classic")
+    expect(page.locator("#status")).to_contain_text("your move")
+    # Hint names a legal move and why
+    page.locator("#hint").click()
+    expect(page.locator("#hint-text")).to_be_visible()
+    expect(page.locator("#hint-text")).to_contain_text("Hint (heuristic)")
+    expect(page.locator("#moves .move.hinted")).to_have_count(1)
+    # buttons follow the mask: at the start of a turn only Draw / Pick up
+    expect(page.locator("#discard")).to_be_disabled()
+    expect(page.locator("#meld")).to_be_disabled()
+
+    rng = random.Random(4)
+    screenshot_taken = False
+    while page.locator("#score-sheet tr").count() < 2:  # the header, then the first deal
+        take_my_turn_step(page, rng)
+        opened = page.locator('#sides .side[data-owner="0"] .meld').count() >= 2
+        if not screenshot_taken and opened and page.locator("#draw").is_disabled():
+            page.locator("#hint").click()
+            expect(page.locator("#hint-text")).to_be_visible()
+            page.screenshot(path=SCREENSHOT or str(tmp_path / "table.png"), full_page=True)
+            screenshot_taken = True
+    expect(page.locator("#score-sheet tr").nth(1)).to_contain_text("1 (")
+    expect(page.locator("#coach .review")).to_have_count(1)
+    expect(page.locator("#coach .review h3")).to_contain_text("Deal 1")
+
+
+def test_a_refused_move_is_explained(page: Page, server_url: str):
+    start_game(page, server_url, "classic")
+    turn = page.locator("#status").get_attribute("data-turn")
+    # the page only offers legal moves, so send a stale one as a second tab would
+    answer = page.evaluate("""async turn => {
+        const r = await fetch('/api/act', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                           body: JSON.stringify({turn: Number(turn) + 5, action: 0})});
+        return [r.status, (await r.json()).error];
+    }""", turn)
+    assert answer[0] == 409 and "stale" in answer[1]
+    expect(page.locator("#status")).to_have_attribute("data-turn", turn)
+
+
+def test_a_replay_opened_and_stepped(page: Page, server_url: str, tmp_path):
+    start_game(page, server_url, "house", opponents="greedy", seed=3)
+    rng = random.Random(2)
+    for _ in range(12):
+        take_my_turn_step(page, rng)
+    record = page.evaluate("async () => (await fetch('/api/record')).json()")
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    page.locator("#replay-file").set_input_files(str(path))
+    expect(page.locator("#replay-controls")).to_be_visible()
+    expect(page.locator("#replay-next")).to_have_text(f"move 0 of {len(record['actions'])}")
+    page.locator("#replay-forward").click()
+    page.locator("#replay-forward").click()
+    expect(page.locator("#replay-next")).to_have_text(f"move 2 of {len(record['actions'])}")
+    page.locator("#replay-back").click()
+    expect(page.locator("#replay-next")).to_have_text(f"move 1 of {len(record['actions'])}")
+    expect(page.locator(".revealed")).to_have_count(0)
+    page.locator("#reveal").check()
+    expect(page.locator(".revealed")).to_have_count(2)
+    page.locator("#replay-end").click()
+    expect(page.locator("#replay-next")).to_have_text(f"move {len(record['actions'])} of {len(record['actions'])}")
+
+
+def test_watching_agents_pause_and_step(page: Page, server_url: str):
+    page.goto(server_url)
+    page.locator("#preset").select_option("partnership")
+    page.locator("#new-watch").click()
+    expect(page.locator("#watch-controls")).to_be_visible()
+    page.locator("#watch-speed").fill("50")
+    expect(page.locator("#watch-ms")).to_have_text("50 ms a move")
+    page.wait_for_function("() => Number(document.getElementById('status').dataset.turn) >= 5")
+    page.locator("#watch-play").click()  # pause
+    expect(page.locator("#watch-play")).to_have_text("Play")
+    paused_at = int(page.locator("#status").get_attribute("data-turn"))
+    page.wait_for_timeout(300)
+    assert int(page.locator("#status").get_attribute("data-turn")) <= paused_at + 1  # one move may be in flight
+    turn = page.locator("#status").get_attribute("data-turn")
+    page.locator("#watch-step").click()
+    expect(page.locator("#status")).not_to_have_attribute("data-turn", turn)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["classic", "partnership", "house"])
+def test_a_whole_game_of_each_preset_by_clicks(page: Page, server_url: str, preset: str):
+    start_game(page, server_url, preset, opponents="greedy", seed=8)
+    rng = random.Random(6)
+    while page.locator("#status").get_attribute("data-over") != "true":
+        take_my_turn_step(page, rng)
+    expect(page.locator("#status")).to_contain_text("Game over")
+    deals = page.locator("#score-sheet tr").count() - 1
+    expect(page.locator("#coach .review")).to_have_count(deals)

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from collections.abc import Sequence
 
 import numpy as np
@@ -303,6 +304,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         except ImportError:
             raise ValueError("--chart needs matplotlib: pip install 'handfoot[train]'") from None
         _writable_path(args.chart, "--chart")
+    if args.round_robin and args.records:
+        raise ValueError("--records saves the games of one match: leave out --round-robin")
     if args.round_robin:
         names = [name.strip() for name in args.round_robin.split(",")]
         if len(names) < 2 or len(set(names)) != len(names):
@@ -319,8 +322,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return 0
     team = make_agent(args.team, seed=args.seed, rules=rules)
     vs = make_agent(args.vs, seed=args.seed + 1, rules=rules)
-    result = play_match(rules, team, vs, args.pairs, seed=args.seed, progress=not args.no_progress)
+    if args.records:
+        Path(args.records).mkdir(parents=True, exist_ok=True)
+    result = play_match(rules, team, vs, args.pairs, seed=args.seed, progress=not args.no_progress,
+                        records=args.records)
     result.team, result.vs = args.team, args.vs
+    if args.records:
+        print(f"{result.games} game records saved in {args.records}", file=sys.stderr)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
         return 0
@@ -477,6 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of the first duplicate set")
     p.add_argument("--round-robin", help="comma-separated agents: every pair plays; Elo table and crosstable")
     p.add_argument("--chart", help="with --round-robin: save a PNG chart of the ratings here")
+    p.add_argument("--records", help="save every game's record in this folder (for handfoot replay and serve)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
     p.set_defaults(func=cmd_eval)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -55,10 +56,11 @@ def _rate_interval(samples: np.ndarray) -> list[float]:
     return [max(low, 0.0), min(high, 1.0)]
 
 
-def play_games(rules: Rules, seeds: np.ndarray, team_side: np.ndarray, team, vs,
+def play_games(rules: Rules, seeds: np.ndarray, team_side: np.ndarray, team, vs, histories: list[list[int]] | None = None,
                on_games_over=None) -> tuple[np.ndarray, np.ndarray]:
     """Play one game per seed, ``team`` on ``team_side[i]`` and ``vs`` on every other side;
-    ``on_games_over(n)`` hears as soon as ``n`` more games have ended.
+    ``on_games_over(n)`` hears as soon as ``n`` more games have ended; ``histories`` (one
+    list per seed), when given, receive each game's actions.
 
     Returns (final totals ``[G, owners]``, actions per game ``[G]``)."""
     engine = VectorEngine(rules, batch_size=len(seeds), auto_reset=False)
@@ -69,6 +71,9 @@ def play_games(rules: Rules, seeds: np.ndarray, team_side: np.ndarray, team, vs,
 
     def count(outcome, stepped, actions) -> None:
         actions_taken[stepped] += 1
+        if histories is not None:
+            for game in np.flatnonzero(stepped):
+                histories[game].append(int(actions[game]))
         if on_games_over is not None and outcome.game_over.any():
             on_games_over(int(outcome.game_over.sum()))
 
@@ -84,8 +89,10 @@ def play_match(
     seed: int = 0,
     batch: int = 512,
     progress: bool = True,
+    records: str | Path | None = None,
 ) -> MatchResult:
-    """``deals`` duplicate sets: each seed played once with the team on every side."""
+    """``deals`` duplicate sets: each seed played once with the team on every side; with
+    ``records``, every game is also saved there as a record (``handfoot replay``, the web page)."""
     owners = rules.num_owners
     seeds = np.repeat(np.arange(seed, seed + deals, dtype=np.int64), owners)
     sides = np.tile(np.arange(owners), deals)
@@ -96,8 +103,13 @@ def play_match(
     start = time.perf_counter()
     for lo in range(0, len(seeds), batch):
         hi = min(lo + batch, len(seeds))
-        totals, taken = play_games(rules, seeds[lo:hi], sides[lo:hi], team, vs,
+        histories = [[] for _ in range(hi - lo)] if records is not None else None
+        totals, taken = play_games(rules, seeds[lo:hi], sides[lo:hi], team, vs, histories,
                                    on_games_over=bar.update if bar is not None else None)
+        if histories is not None:
+            for i, history in enumerate(histories):
+                save_game_record(rules, int(seeds[lo + i]), history, totals[i],
+                                 Path(records) / f"seed{seeds[lo + i]}_team_side{sides[lo + i]}.json")
         for i in range(hi - lo):
             mine = totals[i, sides[lo + i]]
             others = np.delete(totals[i], sides[lo + i])
@@ -125,6 +137,21 @@ def play_match(
         mean_actions=float(actions.mean()),
         steps_per_sec=float(actions.sum() / elapsed),
     )
+
+
+def save_game_record(rules: Rules, seed: int, actions: list[int], totals: np.ndarray, path: Path) -> None:
+    """Replay a vector-engine game on the reference engine and save its record; the two
+    engines' final totals must agree (they are held identical by the differential tests)."""
+    from handfoot_env.reference import Game
+    from handfoot_env.reference.record import save_record
+
+    game = Game(rules, seed)
+    for action in actions:
+        game.step(action)
+    if not game.is_over or list(game.totals) != [int(t) for t in totals]:
+        raise RuntimeError(f"seed {seed}: the reference engine disagrees with the vector engine "
+                           f"({list(game.totals)} vs {list(totals)}); please report this")
+    save_record(game, path)
 
 
 def _progress(total: int, label: str, enabled: bool):

@@ -36,6 +36,7 @@ QUICK = ["train", "--config", "configs/quick.yaml"]
 BAD_INPUTS = [
     # (arguments, what the one line must say); {tmp} is a fresh folder
     (["serve", "--port", "70000"], "--port must be from 1 to 65535"),
+    (["eval", "--round-robin", "random,greedy", "--records", "{tmp}/r"], "--records saves the games of one match"),
     (["serve", "--host", "203.0.113.9"], "cannot listen on 203.0.113.9"),
     (QUICK + ["--set", "net_arch=[64"], "--set net_arch: the value '[64' is not valid YAML"),
     (QUICK + ["--set", "run_dir=/proc/x", "--set", "total_timesteps=64"], "cannot create the run folder /proc/x"),

@@ -178,6 +178,20 @@ def test_a_record_from_handfoot_game_replays(client, tmp_path):
     assert done["over"]
 
 
+def test_records_from_an_evaluation_replay(client, tmp_path):
+    from handfoot_env.reference.record import load_record, replay
+    from handfoot_lab.cli import main
+
+    assert main(["eval", "--preset", "partnership", "--team", "heuristic", "--vs", "greedy", "--pairs", "2",
+                 "--records", str(tmp_path), "--no-progress"]) == 0
+    paths = sorted(tmp_path.glob("*.json"))
+    assert len(paths) == 4  # two duplicate sets, each played with the team on both sides
+    for path in paths:
+        assert replay(load_record(path)).is_over  # every action legal, the stored result reproduced
+    state = client.post("/api/replay", content=paths[0].read_bytes()).json()
+    assert client.post("/api/goto", json={"step": state["steps"]}).json()["over"]
+
+
 def test_the_page_and_its_files_are_served(client):
     page = client.get("/")
     assert page.status_code == 200 and 'id="hand"' in page.text

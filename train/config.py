@@ -41,6 +41,9 @@ class TrainConfig:
     imitation_learning_rate: float = 1e-3
     imitation_passes: int = 3  # passes over each chunk of demonstrations
     value_warmup_rollouts: int = 0  # rollouts in which only the critic learns
+    # Weight of KL(warm-start policy || policy) in the loss: PPO fine-tuning stays near the
+    # imitated heuristic except where its advantages consistently say otherwise (0: off).
+    anchor_coef: float = 0.0
 
     # --- PPO ------------------------------------------------------------------------------
     n_steps: int = 32  # per game per rollout: rollout = num_envs * n_steps

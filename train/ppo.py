@@ -22,6 +22,7 @@ The result is one policy file, ``model.pt`` (``agents/policy.py``), loadable as
 
 from __future__ import annotations
 
+import copy
 import signal
 import sys
 import time
@@ -132,6 +133,7 @@ class Trainer:
                                  reward_mode=config.reward_mode, shaping=config.shaping)
         self.policy = Policy(tuple(config.net_arch), advisor=config.advisor)
         self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=config.learning_rate, eps=1e-5)
+        self.anchor: Policy | None = None  # the warm-start policy, frozen (anchor_coef)
         self.generator = torch.Generator().manual_seed(config.seed)
         self.state = {"num_timesteps": 0, "next_eval": config.eval_every, "next_checkpoint": config.checkpoint_every,
                       "next_snapshot": config.snapshot_every, "evals": [], "train_seconds": 0.0, "warm_start": None,
@@ -140,6 +142,9 @@ class Trainer:
             checkpoint = torch.load(folder.checkpoint / "trainer.pt", map_location="cpu", weights_only=False)
             self.policy.load_state_dict(checkpoint["policy"])
             self.optimizer.load_state_dict(checkpoint["optimizer"])
+            if checkpoint.get("anchor") is not None:
+                self.anchor = self._frozen_copy()
+                self.anchor.load_state_dict(checkpoint["anchor"])
             for group in self.optimizer.param_groups:
                 group["lr"] = config.learning_rate  # a changed learning rate takes effect
             self.state.update({k: saved[k] for k in self.state if k in saved})
@@ -217,12 +222,19 @@ class Trainer:
             self._say(f"warm start: {result['accuracy']:.1%} of the heuristic's choices matched "
                       f"({result['seconds']:.0f} s)")
             self.state["warm_start"] = result
+            if config.anchor_coef > 0:
+                self.anchor = self._frozen_copy()
             if config.eval_every > 0:
                 self._evaluate(None)  # where the warm start stands, before any reinforcement
         else:
             x = features(self.games.observe(), self.games.action_masks(), self.rules, self.policy.advisor)
             self.policy.set_scaling(x)
             self.state["warm_start"] = {}
+
+    def _frozen_copy(self) -> Policy:
+        anchor = copy.deepcopy(self.policy).eval()
+        anchor.requires_grad_(False)
+        return anchor
 
     def rollout(self, interrupt: StopOnInterrupt) -> dict | None:
         """``n_steps`` learner decisions in every game, with everything PPO needs."""
@@ -285,7 +297,7 @@ class Trainer:
         flat = {k: torch.as_tensor(v.reshape((-1,) + v.shape[2:])) for k, v in batch.items()}
         size = len(flat["actions"])
         stats: dict[str, list[float]] = {"policy_loss": [], "value_loss": [], "entropy": [], "approx_kl": [],
-                                         "clip_fraction": []}
+                                         "clip_fraction": [], "anchor_kl": []}
         for _ in range(config.n_epochs):
             order = torch.randperm(size, generator=self.generator)
             for lo in range(0, size, config.batch_size):
@@ -305,6 +317,14 @@ class Trainer:
                 loss = config.vf_coef * value_loss
                 if train_actor:
                     loss = loss + policy_loss - config.ent_coef * entropy
+                if train_actor and self.anchor is not None:
+                    with torch.no_grad(), autocast(config.precision):
+                        anchor_logits, _ = self.anchor(flat["x"][rows], flat["masks"][rows])
+                    anchor_log_probs = torch.log_softmax(anchor_logits, -1)
+                    anchor_kl = torch.where(flat["masks"][rows], anchor_log_probs.exp() * (anchor_log_probs - log_probs),
+                                            0.0).sum(-1).mean()
+                    loss = loss + config.anchor_coef * anchor_kl
+                    stats["anchor_kl"].append(float(anchor_kl))
                 self.optimizer.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(self.policy.parameters(), config.max_grad_norm)
@@ -318,6 +338,8 @@ class Trainer:
         self.timer.add("update", time.perf_counter() - tick)
         step = self.state["num_timesteps"]
         for key, values in stats.items():
+            if not values:
+                continue
             self.writer.add_scalar(f"train/{key}", float(np.mean(values)), step)
         returns, values = flat["returns"].numpy(), batch["values"].reshape(-1)
         self.writer.add_scalar("train/explained_variance", 1 - np.var(returns - values) / (np.var(returns) + 1e-8), step)
@@ -370,7 +392,8 @@ class Trainer:
         folder = self.folder.checkpoint
         folder.mkdir(parents=True, exist_ok=True)
         write_atomically(folder / "trainer.pt", lambda handle: torch.save(
-            {"policy": self.policy.state_dict(), "optimizer": self.optimizer.state_dict()}, handle))
+            {"policy": self.policy.state_dict(), "optimizer": self.optimizer.state_dict(),
+             "anchor": None if self.anchor is None else self.anchor.state_dict()}, handle))
         write_json(folder / "state.json", dict(self.state, snapshots=self.league.save(folder / "league")))
 
     def summary(self, interrupted: bool) -> dict:

@@ -324,7 +324,7 @@ class Trainer:
                     anchor_kl = torch.where(flat["masks"][rows], anchor_log_probs.exp() * (anchor_log_probs - log_probs),
                                             0.0).sum(-1).mean()
                     loss = loss + config.anchor_coef * anchor_kl
-                    stats["anchor_kl"].append(float(anchor_kl))
+                    stats["anchor_kl"].append(float(anchor_kl.detach()))
                 self.optimizer.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(self.policy.parameters(), config.max_grad_norm)

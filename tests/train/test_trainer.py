@@ -146,3 +146,41 @@ def test_ctrl_c_saves_a_checkpoint_and_says_how_to_resume(tmp_path):
     assert (tmp_path / "tiny" / "checkpoint" / "trainer.pt").exists()
     state = json.loads((tmp_path / "tiny" / "checkpoint" / "state.json").read_text())
     assert state["num_timesteps"] > 0
+
+
+def test_the_anchor_holds_fine_tuning_near_the_warm_start(tmp_path):
+    """anchor_coef: the KL term to the frozen warm-start policy keeps PPO's updates near it."""
+    import torch
+
+    from agents.policy import Policy, features
+    from handfoot_env.baselines import make_baseline
+    from handfoot_env.seated import SeatedGames
+
+    def finish(coef: float):
+        overrides = TINY + [f"run_dir={tmp_path}", f"name=anchor{coef:g}", "total_timesteps=3072", f"anchor_coef={coef}",
+                            "learning_rate=0.01", "eval_every=0", "final_eval_pairs=1", "snapshot_every=0",
+                            "keep_best_vs=", "opponents={greedy: 1.0}"]
+        config = load_config(ROOT / "configs" / "quick.yaml", overrides)
+        train(config)
+        return config, torch.load(config.path / "checkpoint" / "trainer.pt", weights_only=False)
+
+    config, anchored = finish(50.0)
+    _, free = finish(0.0)
+    assert free["anchor"] is None and anchored["anchor"] is not None
+    rules = config.make_rules()
+    games = SeatedGames(rules, 256, [make_baseline("greedy", rules=rules)], seed=7)
+    masks = torch.as_tensor(games.action_masks())
+    x = torch.as_tensor(features(games.observe(), games.action_masks(), rules, True))
+
+    def log_probs(state_dict) -> torch.Tensor:
+        policy = Policy(tuple(config.net_arch), advisor=True)
+        policy.load_state_dict(state_dict)
+        with torch.no_grad():
+            return torch.log_softmax(policy(x, masks)[0], -1)
+
+    start = log_probs(anchored["anchor"])
+
+    def kl_from_start(state_dict) -> float:
+        return float(torch.where(masks, start.exp() * (start - log_probs(state_dict)), 0.0).sum(-1).mean())
+
+    assert kl_from_start(anchored["policy"]) < 0.5 * kl_from_start(free["policy"])

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -94,6 +95,12 @@ def agent_name(data: dict[str, Any], key: str, default: str) -> str:
     return name
 
 
+def locked(table, work, *args):
+    """``work(*args)`` holding the table's lock: one request at a time changes a table."""
+    with table.lock:
+        return work(*args)
+
+
 def player_counts(preset: str) -> tuple[int, ...]:
     """The player counts ``preset`` can be played with (the rules module decides)."""
     counts = []
@@ -155,8 +162,10 @@ def create_app() -> Starlette:
         data = await body(request)
         rules = rules_from(data)
         partner = agent_name(data, "partner", "heuristic")
-        table = PlayTable(rules, seed_from(data), agent_name(data, "opponents", "heuristic"), partner,
-                          agent_name(data, "hint", "heuristic"))
+        # games, agents and the Coach's play-outs run in worker threads: one session's
+        # thinking never holds up another's requests
+        table = await run_in_threadpool(PlayTable, rules, seed_from(data), agent_name(data, "opponents", "heuristic"),
+                                        partner, agent_name(data, "hint", "heuristic"))
         session = secrets.token_urlsafe(16)
         tables.put(session, table)
         return answer(request, table.state(), new_session=session)
@@ -166,15 +175,14 @@ def create_app() -> Starlette:
         table = tables.get(session_of(request))
         if table.kind != "play":
             raise Refused("this session is watching or replaying: start a game to play", 409)
-        with table.lock:
-            return answer(request, table.act(data.get("turn"), data.get("action"), data.get("command")))
+        return answer(request, await run_in_threadpool(locked, table, table.act, data.get("turn"), data.get("action"),
+                                                       data.get("command")))
 
     async def hint(request: Request) -> Response:
         table = tables.get(session_of(request))
         if table.kind != "play":
             raise Refused("hints are for a game you play", 409)
-        with table.lock:
-            return answer(request, table.hint())
+        return answer(request, await run_in_threadpool(locked, table, table.hint))
 
     async def watch(request: Request) -> Response:
         data = await body(request)
@@ -182,7 +190,7 @@ def create_app() -> Starlette:
         names = data.get("agents", ["heuristic", "greedy"])
         if not isinstance(names, list) or not names:
             raise Refused("'agents' must be a list of agent names, one per seat (cycled)")
-        table = WatchTable(rules, seed_from(data), [agent_name({"a": n}, "a", "") for n in names])
+        table = await run_in_threadpool(WatchTable, rules, seed_from(data), [agent_name({"a": n}, "a", "") for n in names])
         session = secrets.token_urlsafe(16)
         tables.put(session, table)
         return answer(request, table.state(), new_session=session)
@@ -192,13 +200,12 @@ def create_app() -> Starlette:
         table = tables.get(session_of(request))
         if table.kind != "watch":
             raise Refused("only a watched game advances on its own", 409)
-        with table.lock:
-            table.advance(data.get("steps", 1))
-            return answer(request, state_of(table, request))
+        await run_in_threadpool(locked, table, table.advance, data.get("steps", 1))
+        return answer(request, await run_in_threadpool(locked, table, state_of, table, request))
 
     async def replay(request: Request) -> Response:
         data = await body(request)
-        table = ReplayTable(data.get("record", data))
+        table = await run_in_threadpool(ReplayTable, data.get("record", data))
         session = secrets.token_urlsafe(16)
         tables.put(session, table)
         return answer(request, table.state(), new_session=session)
@@ -208,14 +215,12 @@ def create_app() -> Starlette:
         table = tables.get(session_of(request))
         if table.kind != "replay":
             raise Refused("only a replay moves to a step", 409)
-        with table.lock:
-            table.goto(data.get("step"), data.get("deal"))
-            return answer(request, state_of(table, request))
+        await run_in_threadpool(locked, table, table.goto, data.get("step"), data.get("deal"))
+        return answer(request, await run_in_threadpool(locked, table, state_of, table, request))
 
     async def table_state(request: Request) -> Response:
         table = tables.get(session_of(request))
-        with table.lock:
-            return answer(request, state_of(table, request))
+        return answer(request, await run_in_threadpool(locked, table, state_of, table, request))
 
     async def record(request: Request) -> Response:
         table = tables.get(session_of(request))

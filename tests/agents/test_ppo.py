@@ -1,0 +1,42 @@
+"""The shipped agents: one per preset, each knowing its game; ``ppo`` picks the preset's."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from agents.ppo import SHIPPED, shipped_model
+from handfoot_env.rules import Rules
+from train.evaluate import play_match
+
+
+@pytest.mark.parametrize("preset, players", sorted(SHIPPED))
+def test_every_shipped_agent_is_there_and_knows_its_preset(preset, players):
+    rules = Rules.preset(preset, num_players=players)
+    assert shipped_model(rules).exists()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # its own preset: no warning
+        agent = make_agent("ppo", rules=rules)
+    result = play_match(rules, agent, make_agent("random", rules=rules), deals=2, seed=5, progress=False)
+    assert result.win_rate == 1.0  # far above random on its own game
+
+
+def test_ppo_outside_its_preset_says_so():
+    with pytest.warns(UserWarning, match="trained on classic with 2 players and plays classic with 3"):
+        make_agent("ppo", rules=Rules.preset("classic", num_players=3))
+
+
+def test_the_shipped_agent_acts_legally_in_batches():
+    from handfoot_env.vector import VectorEngine
+
+    rules = Rules.preset("partnership")
+    engine = VectorEngine(rules, batch_size=64, seed=3)
+    agent = make_agent("ppo", rules=rules)
+    for _ in range(50):
+        masks = engine.legal_mask()
+        actions = agent.act(engine.observe(), masks)
+        assert masks[np.arange(64), actions].all()
+        engine.step(actions)

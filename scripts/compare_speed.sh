@@ -2,7 +2,7 @@
 # The speed comparison of issue 15, side by side in one run: handfoot's PettingZoo env and
 # vector engine against OpenSpiel's C++ gin_rummy (with its observation tensor) and
 # PettingZoo's gin_rummy_v4.  The references install into a scratch venv (.venv-compare),
-# never into the project's: open_spiel, and pettingzoo 1.24.3 with rlcard (later PettingZoo
+# never into the project's: open_spiel, and pettingzoo 1.24.3 with rlcard and pygame (later PettingZoo
 # releases dropped gin rummy).  Prints one JSON row per line, then a table.
 #     bash scripts/compare_speed.sh [--load N]   (N busy processes beside every row)
 set -euo pipefail
@@ -13,7 +13,7 @@ if [ ! -x .venv-compare/bin/python ]; then
   echo "compare: creating .venv-compare with open_spiel, pettingzoo==1.24.3 and rlcard (a minute)" >&2
   python3 -m venv .venv-compare
   .venv-compare/bin/pip install --quiet --upgrade pip >/dev/null
-  .venv-compare/bin/pip install --quiet open_spiel "pettingzoo==1.24.3" rlcard numpy
+  .venv-compare/bin/pip install --quiet open_spiel "pettingzoo==1.24.3" rlcard pygame numpy
 fi
 busy=()
 for _ in $(seq 1 "$load"); do python3 -c "while True: pass" & busy+=($!); done
@@ -32,5 +32,6 @@ rows = [json.loads(line) for line in sys.stdin if line.strip()]
 base = next(r["steps_per_sec"] for r in rows if r["what"] == "openspiel-gin-rummy")
 print("\n| what | batch | steps/s (median of 3) | vs OpenSpiel gin_rummy |\n|---|---|---|---|")
 for r in rows:
-    print(f"| {r[\"what\"]} | {r[\"batch\"]} | {r[\"steps_per_sec\"]:,.0f} | {r[\"steps_per_sec\"] / base:.2f}x |")
+    what, batch, speed = r["what"], r["batch"], r["steps_per_sec"]
+    print(f"| {what} | {batch} | {speed:,.0f} | {speed / base:.2f}x |")
 '

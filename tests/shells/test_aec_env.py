@@ -123,6 +123,19 @@ def test_spec_page_tables_match_the_layouts():
         assert f"| {name} | {indices} |" in aec.__doc__, name
 
 
+def test_the_wrapped_env_refuses_out_of_range_actions_in_words():
+    import pytest
+
+    from handfoot_env import handfoot_v0
+
+    env = handfoot_v0.env(preset="partnership")
+    env.reset(seed=1)
+    for bad, words in ((173, "out of range"), (-1, "out of range"), ("x", "must be an integer")):
+        with pytest.raises(ValueError, match=words):
+            env.step(bad)
+    env.step(int(env.last()[0]["action_mask"].argmax()))  # the game goes on
+
+
 def test_shells_refuse_float_actions_step_before_reset_and_empty_batches():
     import gymnasium
     import pytest

@@ -182,6 +182,10 @@ def validate(config: TrainConfig) -> TrainConfig:
         fail("opponents", "a scripted opponent needs a positive weight (the pool starts without snapshots)")
     if "self" in config.opponents and config.snapshot_every == 0:
         fail("snapshot_every", "opponent 'self' needs snapshot_every > 0")
+    if config.anchor_coef < 0:
+        fail("anchor_coef", f"is the weight of the KL term to the warm start: 0 (none) or more, got {config.anchor_coef}")
+    if config.anchor_coef > 0 and config.imitation_decisions == 0:
+        fail("anchor_coef", "anchors to the imitation warm start: it needs imitation_decisions > 0")
     if config.keep_best_vs and config.keep_best_vs not in config.eval_opponents:
         fail("keep_best_vs", f"must be one of eval_opponents ({', '.join(config.eval_opponents)}) or empty")
     for name in config.eval_opponents:

@@ -145,6 +145,9 @@ class Trainer:
             if checkpoint.get("anchor") is not None:
                 self.anchor = self._frozen_copy()
                 self.anchor.load_state_dict(checkpoint["anchor"])
+            elif config.anchor_coef > 0:
+                raise ValueError("anchor_coef needs the warm-start policy, which this run did not keep "
+                                 "(it started with anchor_coef 0): resume it with anchor_coef=0")
             for group in self.optimizer.param_groups:
                 group["lr"] = config.learning_rate  # a changed learning rate takes effect
             self.state.update({k: saved[k] for k in self.state if k in saved})

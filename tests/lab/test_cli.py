@@ -42,6 +42,7 @@ BAD_INPUTS = [
     (QUICK + ["--set", "run_dir=/proc/x", "--set", "total_timesteps=64"], "cannot create the run folder /proc/x"),
     (QUICK + ["--set", "seed=-1"], "config key 'seed': must be a non-negative integer"),
     (QUICK + ["--set", "shaping=-5"], "config key 'shaping'"),
+    (QUICK + ["--set", "anchor_coef=1", "--set", "imitation_decisions=0"], "config key 'anchor_coef'"),
     (QUICK + ["--set", "name=../../x"], "config key 'name'"),
     (["train", "--config", "{tmp}/dup.yaml"], "the key 'name' is written twice"),
     (["eval", "--round-robin", "random,greedy", "--chart", "{tmp}/missing/r.png"], "the folder"),

@@ -139,7 +139,7 @@ class HandFootGymEnv(gym.Env):
         }
 
     def render_text(self) -> str:
-        return render_view(view_of_vector(self.games.engine, 0, int(self.games.learner_side[0])))
+        return render_view(view_of_vector(self.games.engine, 0, int(self.games.view_seats()[0])))
 
     def render(self):
         if self.render_mode == "ansi":

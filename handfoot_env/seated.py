@@ -52,6 +52,8 @@ class SeatedGames:
         self.engine = VectorEngine(rules, batch_size=batch_size, seed=seed, auto_reset=False)
         self.table = Table(self.engine, self.opponents)
         self._seat_sides = seat_owners(rules)
+        # a side's first seat: whose view the learner gets in a game that is over
+        self._first_seat = np.array([np.flatnonzero(self._seat_sides == side)[0] for side in range(rules.num_owners)])
         self.learner_side = np.zeros(batch_size, dtype=np.int64)
         self.opponent_index = np.zeros(batch_size, dtype=np.int64)
         self._carry = np.zeros(batch_size, dtype=np.float64)
@@ -106,9 +108,15 @@ class SeatedGames:
         self._potential = self.potential()
         return self.observe()
 
+    def view_seats(self) -> np.ndarray:
+        """``[B]``: the seat whose view the learner gets — the player to move while the game
+        goes on (always one of the learner's seats: a side's seats see different hands),
+        the learner side's first seat once it is over."""
+        return np.where(self.engine.is_over, self._first_seat[self.learner_side], self.engine.current_player)
+
     def observe(self) -> np.ndarray:
         """The learner's view in each game (a copy)."""
-        return self.engine.observe(self.learner_side).copy()
+        return self.engine.observe(self.view_seats()).copy()
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner, who is to move in every game that is not over."""
@@ -142,7 +150,7 @@ class SeatedGames:
         rows = np.flatnonzero(finished)
         if len(rows) == 0:
             return
-        terminal = self.engine.observe(self.learner_side)[rows].copy()
+        terminal = self.engine.observe(self.view_seats())[rows].copy()
         for i, b in enumerate(rows):
             ends[int(b)] = {
                 "terminal_observation": terminal[i],

@@ -123,18 +123,27 @@ def seed_from(data: dict[str, Any]) -> int:
 def create_app() -> Starlette:
     tables = Tables()
 
-    def session_of(request: Request) -> str | None:
-        return request.cookies.get(COOKIE)
-
-    def answer(request: Request, data: dict[str, Any], new_session: str | None = None) -> Response:
-        response = JSONResponse(data)
-        if new_session is not None:
-            response.set_cookie(COOKIE, new_session, httponly=True, samesite="strict")
+    def opened(table) -> Response:
+        """The first answer of a new table, with the cookie of its new session."""
+        session = secrets.token_urlsafe(16)
+        tables.put(session, table)
+        response = JSONResponse(table.state())
+        response.set_cookie(COOKIE, session, httponly=True, samesite="strict")
         return response
 
+    def table_of(request: Request, kind: str | None = None, refusal: str = ""):
+        """The session's table; ``refusal`` (409) when it is not of ``kind``."""
+        table = tables.get(request.cookies.get(COOKIE))
+        if kind is not None and table.kind != kind:
+            raise Refused(refusal, 409)
+        return table
+
+    async def under_lock(table, work, *args) -> Response:
+        """``work(*args)`` in a worker thread holding the table's lock (games, agents and the
+        Coach's play-outs never hold up another session's requests), answered as JSON."""
+        return JSONResponse(await run_in_threadpool(locked, table, work, *args))
+
     def seat_and_reveal(request: Request, table) -> tuple[int | None, bool]:
-        if table.kind == "play":
-            return None, False  # a player sees its own seat, never hidden cards
         seat, reveal = request.query_params.get("seat"), request.query_params.get("reveal", "0")
         if seat not in (None, ""):
             if not seat.isdigit() or not 0 <= int(seat) < table.game.rules.num_players:
@@ -146,9 +155,12 @@ def create_app() -> Starlette:
 
     def state_of(table, request: Request) -> dict[str, Any]:
         if table.kind == "play":
-            return table.state()
-        seat, reveal = seat_and_reveal(request, table)
-        return table.state(seat, reveal)
+            return table.state()  # a player sees its own seat, never hidden cards
+        return table.state(*seat_and_reveal(request, table))
+
+    def moved(table, request: Request, move, *args) -> dict[str, Any]:
+        move(*args)
+        return state_of(table, request)
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
@@ -162,27 +174,17 @@ def create_app() -> Starlette:
         data = await body(request)
         rules = rules_from(data)
         partner = agent_name(data, "partner", "heuristic")
-        # games, agents and the Coach's play-outs run in worker threads: one session's
-        # thinking never holds up another's requests
-        table = await run_in_threadpool(PlayTable, rules, seed_from(data), agent_name(data, "opponents", "heuristic"),
-                                        partner, agent_name(data, "hint", "heuristic"))
-        session = secrets.token_urlsafe(16)
-        tables.put(session, table)
-        return answer(request, table.state(), new_session=session)
+        return opened(await run_in_threadpool(PlayTable, rules, seed_from(data), agent_name(data, "opponents", "heuristic"),
+                                              partner, agent_name(data, "hint", "heuristic")))
 
     async def act(request: Request) -> Response:
         data = await body(request)
-        table = tables.get(session_of(request))
-        if table.kind != "play":
-            raise Refused("this session is watching or replaying: start a game to play", 409)
-        return answer(request, await run_in_threadpool(locked, table, table.act, data.get("turn"), data.get("action"),
-                                                       data.get("command")))
+        table = table_of(request, "play", "this session is watching or replaying: start a game to play")
+        return await under_lock(table, table.act, data.get("turn"), data.get("action"), data.get("command"))
 
     async def hint(request: Request) -> Response:
-        table = tables.get(session_of(request))
-        if table.kind != "play":
-            raise Refused("hints are for a game you play", 409)
-        return answer(request, await run_in_threadpool(locked, table, table.hint))
+        table = table_of(request, "play", "hints are for a game you play")
+        return await under_lock(table, table.hint)
 
     async def watch(request: Request) -> Response:
         data = await body(request)
@@ -190,40 +192,29 @@ def create_app() -> Starlette:
         names = data.get("agents", ["heuristic", "greedy"])
         if not isinstance(names, list) or not names:
             raise Refused("'agents' must be a list of agent names, one per seat (cycled)")
-        table = await run_in_threadpool(WatchTable, rules, seed_from(data), [agent_name({"a": n}, "a", "") for n in names])
-        session = secrets.token_urlsafe(16)
-        tables.put(session, table)
-        return answer(request, table.state(), new_session=session)
+        return opened(await run_in_threadpool(WatchTable, rules, seed_from(data),
+                                              [agent_name({"a": n}, "a", "") for n in names]))
 
     async def advance(request: Request) -> Response:
         data = await body(request)
-        table = tables.get(session_of(request))
-        if table.kind != "watch":
-            raise Refused("only a watched game advances on its own", 409)
-        await run_in_threadpool(locked, table, table.advance, data.get("steps", 1))
-        return answer(request, await run_in_threadpool(locked, table, state_of, table, request))
+        table = table_of(request, "watch", "only a watched game advances on its own")
+        return await under_lock(table, moved, table, request, table.advance, data.get("steps", 1))
 
     async def replay(request: Request) -> Response:
         data = await body(request)
-        table = await run_in_threadpool(ReplayTable, data.get("record", data))
-        session = secrets.token_urlsafe(16)
-        tables.put(session, table)
-        return answer(request, table.state(), new_session=session)
+        return opened(await run_in_threadpool(ReplayTable, data.get("record", data)))
 
     async def goto(request: Request) -> Response:
         data = await body(request)
-        table = tables.get(session_of(request))
-        if table.kind != "replay":
-            raise Refused("only a replay moves to a step", 409)
-        await run_in_threadpool(locked, table, table.goto, data.get("step"), data.get("deal"))
-        return answer(request, await run_in_threadpool(locked, table, state_of, table, request))
+        table = table_of(request, "replay", "only a replay moves to a step")
+        return await under_lock(table, moved, table, request, table.goto, data.get("step"), data.get("deal"))
 
     async def table_state(request: Request) -> Response:
-        table = tables.get(session_of(request))
-        return answer(request, await run_in_threadpool(locked, table, state_of, table, request))
+        table = table_of(request)
+        return await under_lock(table, state_of, table, request)
 
     async def record(request: Request) -> Response:
-        table = tables.get(session_of(request))
+        table = table_of(request)
         if table.kind == "replay":
             raise Refused("a replay is a record already", 409)
         with table.lock:

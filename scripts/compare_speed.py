@@ -21,15 +21,13 @@ import numpy as np
 SECONDS = 5.0
 
 
-def handfoot_aec() -> float:
-    from handfoot_env import handfoot_v0
-
-    env = handfoot_v0.env(preset="partnership")
+def aec_random_play(env) -> float:
+    """Steps/s of random legal play on a PettingZoo AEC env, games restarted as they end."""
     rng = np.random.default_rng(0)
     env.reset(seed=0)
-    steps, start, games = 0, time.perf_counter(), 0
+    steps, start = 0, time.perf_counter()
     while time.perf_counter() - start < SECONDS:
-        for agent in env.agent_iter():
+        for _ in env.agent_iter():
             observation, _, termination, truncation, _ = env.last()
             if termination or truncation:
                 env.step(None)
@@ -39,9 +37,14 @@ def handfoot_aec() -> float:
             if steps % 500 == 0 and time.perf_counter() - start > SECONDS:
                 break
         else:
-            games += 1
             env.reset()
     return steps / (time.perf_counter() - start)
+
+
+def handfoot_aec() -> float:
+    from handfoot_env import handfoot_v0
+
+    return aec_random_play(handfoot_v0.env(preset="partnership"))
 
 
 def handfoot_vector(batch: int) -> float:
@@ -82,23 +85,7 @@ def openspiel_gin_rummy() -> float:
 def pettingzoo_gin_rummy() -> float:
     from pettingzoo.classic import gin_rummy_v4
 
-    env = gin_rummy_v4.env()
-    rng = np.random.default_rng(0)
-    env.reset(seed=0)
-    steps, start = 0, time.perf_counter()
-    while time.perf_counter() - start < SECONDS:
-        for agent in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-            steps += 1
-            if steps % 500 == 0 and time.perf_counter() - start > SECONDS:
-                break
-        else:
-            env.reset()
-    return steps / (time.perf_counter() - start)
+    return aec_random_play(gin_rummy_v4.env())
 
 
 def main() -> None:

@@ -108,6 +108,11 @@ def command_for(action: int, game: Game | None = None) -> str:
     return f"m {name}: {'2' if act.kind == 'add_two' else 'Jk'}"
 
 
+def agent_move(agent, game: Game) -> int:
+    """The move ``agent`` chooses for the player to move in ``game``."""
+    return int(agent.act(observe(game, game.current)[None], game.legal_mask()[None])[0])
+
+
 class CommandError(ValueError):
     pass
 
@@ -327,10 +332,6 @@ class PlaySession:
         self.write = write or (lambda text: print(text, flush=True))
         self.notes: list[str] = []
 
-    def agent_choice(self, agent, seat: int) -> int:
-        obs = observe(self.game, seat)[None]
-        return int(agent.act(obs, self.game.legal_mask()[None])[0])
-
     def run(self) -> int:
         """Play until the game ends or the person quits; returns 0."""
         self.write(f"Hand and Foot, {self.rules.preset_name}: you are seat 0"
@@ -356,7 +357,7 @@ class PlaySession:
         seat = self.game.current
         while self.game.current == seat and not self.game.is_over:
             deal = self.game.deal_index
-            action = self.agent_choice(self.agents[seat], seat)
+            action = agent_move(self.agents[seat], self.game)
             self.write(f"  seat {seat}: {A.describe(action, self.rules)}")
             self.game.step(action)
             if self.game.deal_index != deal:
@@ -386,7 +387,7 @@ class PlaySession:
                 self.write(render_scores(self.game) if self.game.deal_results else "no deal has ended yet")
                 continue
             if verb == "hint":
-                choice = self.agent_choice(self.hint_agent, HUMAN)
+                choice = agent_move(self.hint_agent, self.game)
                 self.write(f"  hint: {command_for(choice, self.game)}   ({A.describe(choice, self.rules)})")
                 continue
             if verb == "noop":
@@ -397,7 +398,7 @@ class PlaySession:
                 if reason is not None:
                     self.write(f"  ! {A.describe(action, self.rules)}: {reason}")
                     break
-                preferred = self.agent_choice(self.hint_agent, HUMAN)
+                preferred = agent_move(self.hint_agent, self.game)
                 tip = coach_note(self.game, action, preferred) if self.coach else None
                 if tip:
                     turn_notes.append(f"coach: {tip}. {self.hint_agent.name} would play: {command_for(preferred, self.game)}")
@@ -439,4 +440,4 @@ def run_play(preset: str, opponents: str, partner: str | None, hint: str, seed: 
         return 130
 
 
-__all__ = ["PlaySession", "coach_note", "command_for", "parse_command", "run_play"]
+__all__ = ["PlaySession", "agent_move", "coach_note", "command_for", "parse_command", "run_play"]

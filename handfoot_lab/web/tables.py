@@ -17,11 +17,10 @@ from agents import make_agent
 from handfoot_env import actions as A
 from handfoot_env.errors import IllegalActionError, RecordError
 from handfoot_env.reference import Game
-from handfoot_env.reference.observe import observe
 from handfoot_env.reference.record import start_game, to_record, validate_record
 from handfoot_env.rewards import margin
 from handfoot_env.rules import Rules
-from handfoot_lab.play import CommandError, coach_note, command_for, parse_command
+from handfoot_lab.play import CommandError, agent_move, coach_note, command_for, parse_command
 from handfoot_lab.web.views import position
 
 HUMAN = 0
@@ -43,10 +42,6 @@ def build_agent(name: str, seed: int, rules: Rules):
         return make_agent(name, seed=seed, rules=rules)
     except (ValueError, OSError) as exc:
         raise Refused(f"agent {name!r}: {exc}") from None
-
-
-def agent_move(agent, game: Game) -> int:
-    return int(agent.act(observe(game, game.current)[None], game.legal_mask()[None])[0])
 
 
 class PlayTable:

@@ -290,10 +290,7 @@ def _bench_training(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    """A duplicate-deal match between two lineups, or a round robin over several agents."""
-    from agents import make_agent
-    from train.evaluate import crosstable_markdown, play_match, ratings_chart, round_robin
-
+    """A duplicate-deal match between two lineups, or a round robin over several agents (--ray: on a cluster)."""
     rules = _rules_from_args(args)
     _require_positive(args, "pairs")
     if args.chart:
@@ -306,12 +303,43 @@ def cmd_eval(args: argparse.Namespace) -> int:
         _writable_path(args.chart, "--chart")
     if args.round_robin and args.records:
         raise ValueError("--records saves the games of one match: leave out --round-robin")
+    if args.ray is not None and args.records:
+        raise ValueError("--records saves games on this machine: leave out --ray")
+    cluster = _ray_cluster(args.ray)
+    try:
+        return _eval(args, rules, cluster)
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def _ray_cluster(address: str | None):
+    """The Ray cluster ``--ray [ADDRESS]`` names (None without --ray)."""
+    if address is None:
+        return None
+    from train.cluster import Cluster
+
+    return Cluster(address)
+
+
+def _eval(args: argparse.Namespace, rules, cluster) -> int:
+    from agents import make_agent
+    from train.evaluate import crosstable_markdown, play_match, ratings_chart, round_robin
+
+    play_matches = None
+    if cluster is not None:
+        from train.cluster import agent_spec, play_matches_on_ray
+
+        def play_matches(pairs: list[tuple[str, str]]):
+            specs = {name: agent_spec(name, rules) for pair in pairs for name in pair}
+            return play_matches_on_ray(rules, [(specs[a], specs[b]) for a, b in pairs], args.pairs, seed=args.seed,
+                                       progress=not args.no_progress)
     if args.round_robin:
         names = [name.strip() for name in args.round_robin.split(",")]
         if len(names) < 2 or len(set(names)) != len(names):
             raise ValueError(f"--round-robin needs two or more different agents, got {args.round_robin!r}")
         table = round_robin(rules, {n: make_agent(n, seed=args.seed, rules=rules) for n in names}, args.pairs, seed=args.seed,
-                            progress=not args.no_progress)
+                            progress=not args.no_progress, play_matches=play_matches)
         if args.json:
             print(json.dumps(table, indent=2))
         else:
@@ -324,8 +352,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     vs = make_agent(args.vs, seed=args.seed + 1, rules=rules)
     if args.records:
         Path(args.records).mkdir(parents=True, exist_ok=True)
-    result = play_match(rules, team, vs, args.pairs, seed=args.seed, progress=not args.no_progress,
-                        records=args.records)
+    if play_matches is not None:
+        result = play_matches([(args.team, args.vs)])[0]
+    else:
+        result = play_match(rules, team, vs, args.pairs, seed=args.seed, progress=not args.no_progress,
+                            records=args.records)
     result.team, result.vs = args.team, args.vs
     if args.records:
         print(f"{result.games} game records saved in {args.records}", file=sys.stderr)
@@ -486,6 +517,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--round-robin", help="comma-separated agents: every pair plays; Elo table and crosstable")
     p.add_argument("--chart", help="with --round-robin: save a PNG chart of the ratings here")
     p.add_argument("--records", help="save every game's record in this folder (for handfoot replay and serve)")
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help="spread the games over a Ray cluster: alone, one started on this machine; 'auto' the one "
+                        "'ray start' runs here; HOST:PORT a head node (same results as without --ray)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
     p.set_defaults(func=cmd_eval)

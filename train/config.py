@@ -74,6 +74,10 @@ class TrainConfig:
     checkpoint_every: int = 50_000
     run_dir: str = "runs"  # the run lives in run_dir/name
 
+    # --- Ray (train/cluster.py) --------------------------------------------------------------
+    ray_workers: int = 0  # rollout workers on a Ray cluster, num_envs split evenly (0: all in this process)
+    ray_address: str = ""  # "" starts Ray on this machine; "auto" joins `ray start` here; HOST:PORT a head
+
     def make_rules(self):
         """The game these runs train on: the preset with the ``rules`` overrides."""
         from handfoot_env.rules import Rules
@@ -186,6 +190,10 @@ def validate(config: TrainConfig) -> TrainConfig:
         fail("anchor_coef", f"is the weight of the KL term to the warm start: 0 (none) or more, got {config.anchor_coef}")
     if config.anchor_coef > 0 and config.imitation_decisions == 0:
         fail("anchor_coef", "anchors to the imitation warm start: it needs imitation_decisions > 0")
+    if config.ray_workers < 0:
+        fail("ray_workers", f"must be 0 (train in this process) or a number of workers, got {config.ray_workers}")
+    if config.ray_workers and config.num_envs % config.ray_workers:
+        fail("ray_workers", f"must divide num_envs ({config.num_envs}): each worker steps an equal share of the games")
     if config.keep_best_vs and config.keep_best_vs not in config.eval_opponents:
         fail("keep_best_vs", f"must be one of eval_opponents ({', '.join(config.eval_opponents)}) or empty")
     for name in config.eval_opponents:

@@ -81,52 +81,53 @@ def play_games(rules: Rules, seeds: np.ndarray, team_side: np.ndarray, team, vs,
     return engine.final_totals.copy(), actions_taken
 
 
-def play_match(
-    rules: Rules,
-    team,
-    vs,
-    deals: int,
-    seed: int = 0,
-    batch: int = 512,
-    progress: bool = True,
-    records: str | Path | None = None,
-) -> MatchResult:
-    """``deals`` duplicate sets: each seed played once with the team on every side; with
-    ``records``, every game is also saved there as a record (``handfoot replay``, the web page)."""
+@dataclass
+class Chunk:
+    """A slice of a match, the unit of work (local or on a Ray cluster): games ``lo:hi`` of
+    the match's seeds, and the seed its agents are reseeded with, so a chunk plays the same
+    games wherever and in whatever order it runs."""
+
+    lo: int
+    seeds: np.ndarray
+    sides: np.ndarray
+    agent_seed: int
+
+
+def match_chunks(rules: Rules, deals: int, seed: int, batch: int = 512) -> list[Chunk]:
+    """``deals`` duplicate sets (each seed once with the team on every side) in chunks of ``batch`` games."""
     owners = rules.num_owners
     seeds = np.repeat(np.arange(seed, seed + deals, dtype=np.int64), owners)
     sides = np.tile(np.arange(owners), deals)
-    outcome = np.zeros(len(seeds))
-    diff = np.zeros(len(seeds))
-    actions = np.zeros(len(seeds))
-    bar = _progress(len(seeds), f"{getattr(team, 'name', 'team')} vs {getattr(vs, 'name', 'vs')}", progress)
-    start = time.perf_counter()
-    for lo in range(0, len(seeds), batch):
-        hi = min(lo + batch, len(seeds))
-        histories = [[] for _ in range(hi - lo)] if records is not None else None
-        totals, taken = play_games(rules, seeds[lo:hi], sides[lo:hi], team, vs, histories,
-                                   on_games_over=bar.update if bar is not None else None)
-        if histories is not None:
-            for i, history in enumerate(histories):
-                save_game_record(rules, int(seeds[lo + i]), history, totals[i],
-                                 Path(records) / f"seed{seeds[lo + i]}_team_side{sides[lo + i]}.json")
-        for i in range(hi - lo):
-            mine = totals[i, sides[lo + i]]
-            others = np.delete(totals[i], sides[lo + i])
-            outcome[lo + i] = 1.0 if mine > others.max() else (0.5 if mine == others.max() else 0.0)
-            diff[lo + i] = mine - others.mean()
-        actions[lo:hi] = taken
-    elapsed = time.perf_counter() - start
-    if bar is not None:
-        bar.close()
-    per_set_outcome = outcome.reshape(deals, owners).mean(axis=1)
-    per_set_diff = diff.reshape(deals, owners).mean(axis=1)
+    return [Chunk(lo, seeds[lo:lo + batch], sides[lo:lo + batch], seed * 1_000_003 + lo)
+            for lo in range(0, len(seeds), batch)]
+
+
+def play_chunk(rules: Rules, chunk: Chunk, team, vs, histories: list[list[int]] | None = None,
+               on_games_over=None) -> tuple[np.ndarray, np.ndarray]:
+    """Play a chunk's games; returns (``[games, 3]``: the team's outcome (1 / 0.5 / 0), its
+    score difference and the actions taken; final totals ``[games, owners]``)."""
+    for role, agent in enumerate((team, vs)):
+        if hasattr(agent, "seed"):  # agents that sample draw the same numbers wherever the chunk runs
+            agent.seed(int(np.random.SeedSequence([chunk.agent_seed, role]).generate_state(1)[0]))
+    totals, taken = play_games(rules, chunk.seeds, chunk.sides, team, vs, histories, on_games_over)
+    out = np.zeros((len(chunk.seeds), 3))
+    for i, side in enumerate(chunk.sides):
+        mine, others = totals[i, side], np.delete(totals[i], side)
+        out[i] = (1.0 if mine > others.max() else (0.5 if mine == others.max() else 0.0), mine - others.mean(), taken[i])
+    return out, totals
+
+
+def match_result(rules: Rules, team: str, vs: str, deals: int, games: np.ndarray, seconds: float) -> MatchResult:
+    """The result of a match from its games (``play_chunk``'s rows, in match order)."""
+    outcome, diff, actions = games[:, 0], games[:, 1], games[:, 2]
+    per_set_outcome = outcome.reshape(deals, rules.num_owners).mean(axis=1)
+    per_set_diff = diff.reshape(deals, rules.num_owners).mean(axis=1)
     return MatchResult(
-        team=getattr(team, "name", "team"),
-        vs=getattr(vs, "name", "vs"),
+        team=team,
+        vs=vs,
         preset=rules.preset_name,
         num_players=rules.num_players,
-        games=len(seeds),
+        games=len(games),
         wins=int((outcome == 1).sum()),
         draws=int((outcome == 0.5).sum()),
         losses=int((outcome == 0).sum()),
@@ -135,8 +136,39 @@ def play_match(
         score_diff=float(diff.mean()),
         score_diff_ci95=_interval(per_set_diff),
         mean_actions=float(actions.mean()),
-        steps_per_sec=float(actions.sum() / elapsed),
+        steps_per_sec=float(actions.sum() / max(seconds, 1e-9)),
     )
+
+
+def play_match(
+    rules: Rules,
+    team,
+    vs,
+    deals: int,
+    seed: int = 0,
+    progress: bool = True,
+    records: str | Path | None = None,
+) -> MatchResult:
+    """``deals`` duplicate sets: each seed played once with the team on every side; with
+    ``records``, every game is also saved there as a record (``handfoot replay``, the web page).
+    ``train.cluster.play_match_on_ray`` plays the same chunks on a Ray cluster, with the same result."""
+    chunks = match_chunks(rules, deals, seed)
+    games = deals * rules.num_owners
+    bar = _progress(games, f"{getattr(team, 'name', 'team')} vs {getattr(vs, 'name', 'vs')}", progress)
+    start = time.perf_counter()
+    parts = []
+    for chunk in chunks:
+        histories = [[] for _ in chunk.seeds] if records is not None else None
+        part, totals = play_chunk(rules, chunk, team, vs, histories,
+                                  on_games_over=bar.update if bar is not None else None)
+        if histories is not None:
+            for seed_i, side, history, total in zip(chunk.seeds, chunk.sides, histories, totals):
+                save_game_record(rules, int(seed_i), history, total, Path(records) / f"seed{seed_i}_team_side{side}.json")
+        parts.append(part)
+    if bar is not None:
+        bar.close()
+    return match_result(rules, getattr(team, "name", "team"), getattr(vs, "name", "vs"), deals,
+                        np.concatenate(parts), time.perf_counter() - start)
 
 
 def save_game_record(rules: Rules, seed: int, actions: list[int], totals: np.ndarray, path: Path) -> None:
@@ -180,19 +212,23 @@ def bradley_terry(names: list[str], wins: np.ndarray, iterations: int = 500) -> 
     return {name: float(1500 + e - elo.mean()) for name, e in zip(names, elo)}
 
 
-def round_robin(rules: Rules, agents: dict, deals: int, seed: int = 0, progress: bool = True) -> dict:
-    """Every pair of agents plays a duplicate match; returns results, ratings and crosstable."""
+def round_robin(rules: Rules, agents: dict, deals: int, seed: int = 0, progress: bool = True,
+                play_matches=None) -> dict:
+    """Every pair of agents plays a duplicate match; returns results, ratings and crosstable.
+    ``play_matches(pairs of names)``, when given, plays the matches instead (on a Ray cluster)."""
     names = list(agents)
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    if play_matches is not None:
+        results = play_matches(pairs)
+    else:
+        results = [play_match(rules, agents[a], agents[b], deals, seed=seed, progress=progress) for a, b in pairs]
     wins = np.zeros((len(names), len(names)))
-    results = []
-    for i, a in enumerate(names):
-        for j in range(i + 1, len(names)):
-            result = play_match(rules, agents[a], agents[names[j]], deals, seed=seed, progress=progress)
-            result.team, result.vs = a, names[j]
-            results.append(result)
-            score = result.wins + 0.5 * result.draws
-            wins[i, j] += score
-            wins[j, i] += result.games - score
+    for (a, b), result in zip(pairs, results):
+        result.team, result.vs = a, b
+        i, j = names.index(a), names.index(b)
+        score = result.wins + 0.5 * result.draws
+        wins[i, j] += score
+        wins[j, i] += result.games - score
     return {"names": names, "results": [r.to_dict() for r in results], "wins": wins.tolist(),
             "ratings": bradley_terry(names, wins)}
 

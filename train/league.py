@@ -60,9 +60,19 @@ class League:
         return saved
 
     def load(self, entries: list[dict], template: Policy, rules: Rules) -> None:
-        for entry in entries:
+        self.set_snapshots([(entry["step"], torch.load(entry["path"], map_location="cpu")) for entry in entries],
+                           template, rules)
+
+    def snapshot_states(self) -> list[tuple[int, dict]]:
+        """(step, weights) of each snapshot: what a rollout worker needs to seat the same pool."""
+        return [(step, agent.policy.state_dict()) for agent, step in zip(self.snapshots, self.snapshot_steps)]
+
+    def set_snapshots(self, states: list[tuple[int, dict]], template: Policy, rules: Rules) -> None:
+        """Replace the snapshots by these (step, weights), in this order."""
+        self.snapshots, self.snapshot_steps = [], []
+        for step, state_dict in states:
             policy = copy.deepcopy(template)
-            policy.load_state_dict(torch.load(entry["path"], map_location="cpu"))
-            self.snapshots.append(PPOAgent(policy.eval(), rules, deterministic=False, name=f"snapshot@{entry['step']}",
-                                           seed=self.seed + entry["step"]))
-            self.snapshot_steps.append(entry["step"])
+            policy.load_state_dict(state_dict)
+            self.snapshots.append(PPOAgent(policy.eval(), rules, deterministic=False, name=f"snapshot@{step}",
+                                           seed=self.seed + step))
+            self.snapshot_steps.append(step)

@@ -35,7 +35,7 @@ from agents import make_agent
 from agents.policy import Policy, autocast, features
 from agents.ppo import PPOAgent
 from handfoot_env.rules import Rules
-from handfoot_env.seated import SeatedGames
+from train.collect import RolloutCollector
 from train.config import TrainConfig
 from train.evaluate import play_match
 from train.imitation import imitate
@@ -44,8 +44,17 @@ from train.run import RunFolder, write_atomically, write_json
 
 
 # ---------------------------------------------------------------------------- evaluation
-def evaluate(policy: Policy, rules: Rules, opponents: list[str], pairs: int, seed: int) -> list[dict]:
-    """Duplicate matches of the (deterministic) policy against each baseline."""
+def evaluate(policy: Policy, rules: Rules, opponents: list[str], pairs: int, seed: int,
+             runners: list | None = None) -> list[dict]:
+    """Duplicate matches of the (deterministic) policy against each baseline, here or spread
+    over ``runners`` (the Ray rollout workers; the same results)."""
+    if runners:
+        from train.cluster import AgentSpec, play_matches_on_ray, policy_spec
+
+        team = policy_spec(policy, rules)
+        found = play_matches_on_ray(rules, [(team, AgentSpec(name)) for name in opponents], pairs, seed=seed,
+                                    progress=False, runners=runners)
+        return [result.to_dict() for result in found]
     agent = PPOAgent(policy, rules, deterministic=True, threads=torch.get_num_threads())
     results = []
     for name in opponents:
@@ -71,15 +80,9 @@ def results_table(results: list[dict]) -> str:
 
 
 # ---------------------------------------------------------------------------- the run
-class Timer:
-    """Seconds spent per part of training (simulation, opponents, inference, update, evaluation)."""
-
-    def __init__(self):
-        self.seconds: dict[str, float] = {}
-
-    def add(self, part: str, seconds: float) -> None:
-        self.seconds[part] = self.seconds.get(part, 0.0) + seconds
-
+# Where a training step's time goes: in this process (simulation, opponents, inference), or
+# waiting on the Ray rollout workers (rollouts), and the update.
+LEARNING_PARTS = ("simulation", "opponents", "inference", "rollouts", "update")
 
 class StopOnInterrupt:
     """Ctrl-C asks the training loop to stop after the current step (twice: at once)."""
@@ -115,9 +118,16 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> d
     if resume and not resuming:
         print(f"no checkpoint in {folder.checkpoint}: starting afresh", file=sys.stderr)
     folder.open()
+    cluster = None
     try:
+        if config.ray_workers:
+            from train.cluster import Cluster
+
+            cluster = Cluster(config.ray_address)
         return Trainer(config, rules, folder, saved, changes, progress).run()
     finally:
+        if cluster is not None:
+            cluster.close()
         folder.close()
 
 
@@ -127,14 +137,22 @@ class Trainer:
         from torch.utils.tensorboard import SummaryWriter
 
         self.config, self.rules, self.folder, self.progress = config, rules, folder, progress
-        self.timer = Timer()
         self.league = League(config.opponents, config.max_snapshots, seed=config.seed, rules=rules)
-        self.games = SeatedGames(rules, config.num_envs, list(self.league.scripted.values()), seed=config.seed,
-                                 reward_mode=config.reward_mode, shaping=config.shaping)
+        self.generator = torch.Generator().manual_seed(config.seed)
+        if config.ray_workers:
+            from train.cluster import RayCollector
+
+            self.collector = RayCollector(config, say=self._say)
+            self.runners = self.collector.workers  # evaluations run on the rollout workers too
+            self._say(f"Ray: {config.ray_workers} rollout workers of {config.num_envs // config.ray_workers} games each")
+        else:
+            self.collector = RolloutCollector(config, rules, *self.league.pool(), seed=config.seed,
+                                              num_envs=config.num_envs, generator=self.generator)
+            self.runners = None
+        self.timer = self.collector.timer
         self.policy = Policy(tuple(config.net_arch), advisor=config.advisor)
         self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=config.learning_rate, eps=1e-5)
         self.anchor: Policy | None = None  # the warm-start policy, frozen (anchor_coef)
-        self.generator = torch.Generator().manual_seed(config.seed)
         self.state = {"num_timesteps": 0, "next_eval": config.eval_every, "next_checkpoint": config.checkpoint_every,
                       "next_snapshot": config.snapshot_every, "evals": [], "train_seconds": 0.0, "warm_start": None,
                       "rollouts": 0}
@@ -156,7 +174,7 @@ class Trainer:
             print(f"resuming {config.name} at {self.state['num_timesteps']:,} steps"
                   + (f"; changed: {changed}" if changed else ""), file=sys.stderr)
         folder.record_config(self.state["num_timesteps"], changes)
-        self.games.set_opponents(*self.league.pool())
+        self.collector.set_league(self.league)
         self.writer = SummaryWriter(str(folder.path / "tensorboard"))
         print(f"TensorBoard logs: {folder.path / 'tensorboard'}  (tensorboard --logdir {folder.path / 'tensorboard'})",
               file=sys.stderr)
@@ -205,7 +223,7 @@ class Trainer:
             self._say("final evaluation: "
                       f"{config.final_eval_pairs} duplicate pairs against {', '.join(config.eval_opponents)}")
             summary["final"] = evaluate(self.policy, self.rules, config.eval_opponents, config.final_eval_pairs,
-                                        seed=1_000_000)
+                                        seed=1_000_000, runners=self.runners)
         except BaseException:
             print(f"the final evaluation failed; the trained model is saved at {model}", file=sys.stderr)
             raise
@@ -230,8 +248,8 @@ class Trainer:
             if config.eval_every > 0:
                 self._evaluate(None)  # where the warm start stands, before any reinforcement
         else:
-            x = features(self.games.observe(), self.games.action_masks(), self.rules, self.policy.advisor)
-            self.policy.set_scaling(x)
+            observations, masks = self.collector.sample_inputs()
+            self.policy.set_scaling(features(observations, masks, self.rules, self.policy.advisor))
             self.state["warm_start"] = {}
 
     def _frozen_copy(self) -> Policy:
@@ -240,58 +258,8 @@ class Trainer:
         return anchor
 
     def rollout(self, interrupt: StopOnInterrupt) -> dict | None:
-        """``n_steps`` learner decisions in every game, with everything PPO needs."""
-        config, games = self.config, self.games
-        steps, envs = config.n_steps, config.num_envs
-        buffers = {
-            "x": np.zeros((steps, envs, self.policy.mean.shape[0]), dtype=np.float32),
-            "masks": np.zeros((steps, envs, 173), dtype=bool),
-            "actions": np.zeros((steps, envs), dtype=np.int64),
-            "logprobs": np.zeros((steps, envs), dtype=np.float32),
-            "values": np.zeros((steps, envs), dtype=np.float32),
-            "rewards": np.zeros((steps, envs), dtype=np.float32),
-            "dones": np.zeros((steps, envs), dtype=np.float32),
-        }
-        obs, masks = games.observe(), games.action_masks()
-        for t in range(steps):
-            if interrupt.requested:
-                return None
-            tick = time.perf_counter()
-            x = features(obs, masks, self.rules, self.policy.advisor)
-            with torch.no_grad(), autocast(config.precision):
-                logits, value = self.policy(torch.as_tensor(x), torch.as_tensor(masks))
-                probs = torch.softmax(logits, -1)
-                actions = torch.multinomial(probs, 1, generator=self.generator).squeeze(-1)
-                logprob = torch.log(probs.gather(1, actions[:, None]).squeeze(1))
-            self.timer.add("inference", time.perf_counter() - tick)
-            buffers["x"][t], buffers["masks"][t] = x, masks
-            buffers["actions"][t], buffers["logprobs"][t], buffers["values"][t] = actions, logprob, value
-            tick = time.perf_counter()
-            opponents_before = games.table.agent_seconds
-            obs, rewards, dones, _ = games.step(actions.numpy())
-            masks = games.action_masks()
-            opponents = games.table.agent_seconds - opponents_before
-            self.timer.add("opponents", opponents)
-            self.timer.add("simulation", time.perf_counter() - tick - opponents)
-            buffers["rewards"][t], buffers["dones"][t] = rewards, dones
-        with torch.no_grad(), autocast(config.precision):
-            tick = time.perf_counter()
-            _, last_value = self.policy(torch.as_tensor(features(obs, masks, self.rules, self.policy.advisor)),
-                                        torch.as_tensor(masks))
-            self.timer.add("inference", time.perf_counter() - tick)
-        # GAE (Schulman et al. 2016): a finished game's next value is 0.
-        advantages = np.zeros((steps, envs), dtype=np.float32)
-        running = np.zeros(envs, dtype=np.float32)
-        next_value = last_value.numpy()
-        for t in reversed(range(steps)):
-            alive = 1.0 - buffers["dones"][t]
-            delta = buffers["rewards"][t] + config.gamma * next_value * alive - buffers["values"][t]
-            running = delta + config.gamma * config.gae_lambda * alive * running
-            advantages[t] = running
-            next_value = buffers["values"][t]
-        buffers["advantages"] = advantages
-        buffers["returns"] = advantages + buffers["values"]
-        return buffers
+        """``n_steps`` learner decisions in every game, with everything PPO needs (``collect.py``)."""
+        return self.collector.collect(self.policy, stop=lambda: interrupt.requested)
 
     def update(self, batch: dict, train_actor: bool) -> None:
         """``n_epochs`` passes of clipped PPO over the rollout (the critic alone while warming up)."""
@@ -357,13 +325,13 @@ class Trainer:
 
     def periodic(self, bar) -> None:
         config, step = self.config, self.state["num_timesteps"]
-        seconds = sum(self.timer.seconds.get(k, 0.0) for k in ("simulation", "opponents", "inference", "update"))
+        seconds = sum(self.timer.seconds.get(k, 0.0) for k in LEARNING_PARTS)
         self.writer.add_scalar("time/learner_steps_per_sec", step / max(self.state["train_seconds"], 1e-9), step)
         for part, spent in self.timer.seconds.items():
             self.writer.add_scalar(f"time/share_{part}", spent / max(seconds, 1e-9), step)
         if self._due("next_snapshot", config.snapshot_every):
             self.league.add_snapshot(self.policy, self.rules, step)
-            self.games.set_opponents(*self.league.pool())
+            self.collector.set_league(self.league)
         if self._due("next_eval", config.eval_every):
             self._evaluate(bar)
         if self._due("next_checkpoint", config.checkpoint_every):
@@ -375,7 +343,7 @@ class Trainer:
                   f"{', '.join(config.eval_opponents)}", bar)
         tick = time.perf_counter()
         results = evaluate(self.policy, self.rules, config.eval_opponents, config.eval_pairs,
-                           seed=10_000 + len(self.state["evals"]))
+                           seed=10_000 + len(self.state["evals"]), runners=self.runners)
         self.timer.add("evaluation", time.perf_counter() - tick)
         wall = self.state["train_seconds"]
         for r in results:
@@ -401,18 +369,21 @@ class Trainer:
 
     def summary(self, interrupted: bool) -> dict:
         state, timing = self.state, dict(self.timer.seconds)
-        learning = sum(timing.get(k, 0.0) for k in ("simulation", "opponents", "inference", "update"))
+        learning = sum(timing.get(k, 0.0) for k in LEARNING_PARTS)
         return {
             "config": self.config.to_dict(),
             "num_timesteps": state["num_timesteps"],
             "train_seconds": state["train_seconds"],  # all segments of the run, resumed ones included
             "train_steps_per_sec": state["num_timesteps"] / max(state["train_seconds"], 1e-9),
             "timing": timing,
-            "timing_shares": {k: v / max(learning, 1e-9) for k, v in timing.items()
-                              if k in ("simulation", "opponents", "inference", "update")},
+            "timing_shares": {k: v / max(learning, 1e-9) for k, v in timing.items() if k in LEARNING_PARTS},
             "warm_start": state.get("warm_start"),
             "evals": state["evals"],
             "interrupted": interrupted,
+            # on Ray: the rollout workers' own seconds per part (summed over workers) and restarts
+            "ray": None if not self.config.ray_workers else {
+                "workers": self.config.ray_workers, "worker_timing": dict(self.collector.worker_timer.seconds),
+                "worker_restarts": self.collector.restarts},
         }
 
     def _bar(self):

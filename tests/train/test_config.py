@@ -12,11 +12,21 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("name,preset,players", [("quick.yaml", "partnership", 4), ("full.yaml", "partnership", 4),
-                                                 ("classic.yaml", "classic", 2), ("house.yaml", "house", 4)])
+                                                 ("classic.yaml", "classic", 2), ("house.yaml", "house", 4),
+                                                 ("ray_quick.yaml", "partnership", 4), ("ray_full.yaml", "partnership", 4)])
 def test_shipped_configs_load(name, preset, players):
     config = load_config(ROOT / "configs" / name)
     rules = config.make_rules()
     assert isinstance(config, TrainConfig) and (rules.preset_name, rules.num_players) == (preset, players)
+
+
+@pytest.mark.parametrize("ray_name,twin", [("ray_quick.yaml", "quick.yaml"), ("ray_full.yaml", "full.yaml")])
+def test_ray_configs_are_their_local_twins_on_workers(ray_name, twin):
+    """A Ray config trains exactly what its local twin trains; only the name and the workers differ."""
+    on_ray, local = load_config(ROOT / "configs" / ray_name).to_dict(), load_config(ROOT / "configs" / twin).to_dict()
+    assert on_ray["ray_workers"] > 0 and on_ray["num_envs"] % on_ray["ray_workers"] == 0
+    differ = {key for key in local if local[key] != on_ray[key]}
+    assert differ == {"name", "ray_workers"}
 
 
 def test_overrides():

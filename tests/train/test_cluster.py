@@ -1,0 +1,126 @@
+"""Ray: distributed tournaments equal local ones, a tiny distributed training run end to end
+(checkpoint, resume, final table), a rollout worker killed mid-run, a dead cluster in one line.
+
+One local Ray instance with 2 CPUs serves the module (``ray.init``), as on the CI machine."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+import ray
+
+from agents import make_agent
+from handfoot_env.rules import Rules
+from handfoot_lab.cli import main
+from train.cluster import AgentSpec, Cluster, RayCollector, agent_spec, play_matches_on_ray
+from train.config import load_config
+from train.evaluate import play_match
+from train.ppo import train
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = [
+    "name=tiny_ray", "num_envs=32", "n_steps=16", "batch_size=256", "n_epochs=1", "net_arch=[32]",
+    "eval_every=1024", "eval_pairs=2", "final_eval_pairs=2", "eval_opponents=[random, greedy]",
+    "checkpoint_every=1024", "snapshot_every=512", "opponents={random: 0.5, greedy: 0.5, self: 0.5}",
+    "imitation_decisions=2000", "value_warmup_rollouts=1", "keep_best_vs=greedy", "ray_workers=2",
+]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
+    yield
+    ray.shutdown()
+
+
+def _without_speed(result: dict) -> dict:
+    return {k: v for k, v in result.items() if k != "steps_per_sec"}
+
+
+def test_a_distributed_match_equals_the_local_one():
+    """Two chunks (600 games), a sampling agent: the same games, the same numbers."""
+    rules = Rules.preset("classic", num_deals=1)
+    local = play_match(rules, make_agent("greedy"), make_agent("random", seed=7), 300, seed=11, progress=False)
+    local_reversed = play_match(rules, make_agent("random"), make_agent("heuristic"), 300, seed=11, progress=False)
+    found = play_matches_on_ray(rules, [(AgentSpec("greedy"), AgentSpec("random")),
+                                        (AgentSpec("random"), AgentSpec("heuristic"))], 300, seed=11, progress=False)
+    assert _without_speed(found[0].to_dict()) == _without_speed(local.to_dict())
+    assert _without_speed(found[1].to_dict()) == _without_speed(local_reversed.to_dict())
+    assert 0 < local.win_rate < 1
+
+
+def test_eval_and_round_robin_with_ray_print_what_they_print_without(capsys):
+    for command in (["eval", "--preset", "partnership", "--team", "ppo", "--vs", "random", "--pairs", "4", "--json"],
+                    ["eval", "--preset", "classic", "--round-robin", "random,greedy,heuristic", "--pairs", "4",
+                     "--json"]):
+        assert main(command + ["--no-progress"]) == 0
+        local = json.loads(capsys.readouterr().out)
+        assert main(command + ["--no-progress", "--ray"]) == 0
+        distributed = json.loads(capsys.readouterr().out)
+        for data in (local, distributed):
+            for result in data.get("results", [data]):
+                result.pop("steps_per_sec")
+        assert distributed == local
+
+
+def test_a_trained_agent_reaches_workers_by_value(tmp_path):
+    spec = agent_spec("ppo", Rules.preset("partnership"))
+    assert spec.model is not None and spec.model == (ROOT / "agents" / "models" / "ppo_partnership.pt").read_bytes()
+
+
+def test_tiny_distributed_training_resumes_and_prints_its_table(tmp_path, capsys):
+    config = load_config(ROOT / "configs" / "ray_quick.yaml", TINY + [f"run_dir={tmp_path}", "total_timesteps=1024"])
+    summary = train(config, progress=False)
+    assert summary["num_timesteps"] >= 1024 and summary["ray"]["workers"] == 2
+    assert [r["vs"] for r in summary["final"]] == ["random", "greedy"]
+    assert set(summary["timing_shares"]) == {"rollouts", "update"}
+    assert {"simulation", "opponents", "inference"} <= set(summary["ray"]["worker_timing"])
+    assert (config.path / "checkpoint" / "trainer.pt").exists() and (config.path / "model.pt").exists()
+    longer = load_config(ROOT / "configs" / "ray_quick.yaml", TINY + [f"run_dir={tmp_path}", "total_timesteps=2048"])
+    resumed = train(longer, resume=True, progress=False)
+    assert resumed["num_timesteps"] >= 2048
+    assert [e["step"] for e in resumed["evals"]] == sorted(e["step"] for e in resumed["evals"])
+    capsys.readouterr()
+    assert main(["train", "--config", "configs/ray_quick.yaml", "--set", f"run_dir={tmp_path}",
+                 *[f"--set={item}" for item in TINY], "--set", "name=cli", "--set", "total_timesteps=512"]) == 0
+    out = capsys.readouterr().out
+    assert "final evaluation, partnership" in out and "| random | 4 |" in out and "| greedy | 4 |" in out
+
+
+def test_killing_a_rollout_worker_does_not_stop_training(tmp_path, monkeypatch):
+    """The second rollout's worker 0 is killed while it collects; Ray restarts it, retries the
+    rollout, and the run finishes with the restart reported."""
+    collect, calls, kills = RayCollector.collect, [], []
+
+    def collect_and_kill(self, policy, stop=lambda: False):
+        calls.append(1)
+        if len(calls) == 2:
+            pid = self.pids[0]
+            killer = threading.Timer(0.05, lambda: (os.kill(pid, signal.SIGKILL), kills.append(pid)))
+            killer.start()
+        return collect(self, policy, stop)
+
+    monkeypatch.setattr(RayCollector, "collect", collect_and_kill)
+    config = load_config(ROOT / "configs" / "ray_quick.yaml",
+                         TINY + [f"run_dir={tmp_path}", "total_timesteps=4096", "n_steps=64", "eval_every=0",
+                                 "keep_best_vs=", "snapshot_every=0", "opponents={random: 0.5, greedy: 0.5}"])
+    summary = train(config, progress=False)
+    assert kills, "the worker was not killed"
+    assert summary["num_timesteps"] >= 4096 and summary["ray"]["worker_restarts"] >= 1
+    assert summary["final"][0]["games"] == 4
+
+
+def test_a_dead_cluster_is_one_clear_line():
+    with pytest.raises(ValueError, match="cannot reach the Ray cluster at 127.0.0.1:1: .*ray start --head"):
+        Cluster("127.0.0.1:1")
+    result = subprocess.run([sys.executable, "-m", "handfoot_lab.cli", "eval", "--pairs", "2", "--ray", "127.0.0.1:1"],
+                            capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip().count("\n") == 0 and "cannot reach the Ray cluster at 127.0.0.1:1" in result.stderr

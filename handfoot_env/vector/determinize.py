@@ -5,7 +5,7 @@ unplayed foot (its own too).  ``determinize`` gathers them, shuffles them, and d
 back into the same places in the same numbers: the result is a position that seat ``p``
 cannot tell from the real one (its hand, staged cards, every table and the pile are
 untouched).  Red threes never sit in a hand in the rank-only presets, so hands are refilled
-from the other cards.  Used by rollout evaluation (``handfoot_lab``'s expert iteration).
+from the other cards.  Used by rollout evaluation (``train/rollouts.py``).
 """
 
 from __future__ import annotations

@@ -269,17 +269,18 @@ def _bench_training(args: argparse.Namespace) -> int:
                                                       "value_warmup_rollouts=0", "snapshot_every=0", "keep_best_vs=",
                                                       "final_eval_pairs=1", "eval_opponents=[random]"])
         try:
-            from train.ppo import Trainer, train  # noqa: F401
+            from train.ppo import LEARNING_PARTS, train
         except ImportError as exc:
             raise ValueError(f"training needs the training extras (pip install 'handfoot[train]'): {exc}") from None
         summary = train(config, progress=not args.json)
     timing = summary["timing"]
-    learning = sum(timing.get(k, 0.0) for k in ("simulation", "opponents", "inference", "update"))
+    learning = sum(timing.get(k, 0.0) for k in LEARNING_PARTS)
     row = {"mode": "train", "config": str(args.config), "preset": config.preset, "steps": summary["num_timesteps"],
            "learner_steps_per_sec": summary["num_timesteps"] / learning,
            "shares": summary["timing_shares"], "seconds": timing, "opponents": config.opponents,
            "n_epochs": config.n_epochs, "batch_size": config.batch_size, "num_envs": config.num_envs,
-           "net_arch": config.net_arch, "precision": config.precision, "machine": machine_description()}
+           "net_arch": config.net_arch, "precision": config.precision, "ray": summary["ray"],
+           "machine": machine_description()}
     if args.json:
         print(json.dumps(row, indent=2))
     else:

@@ -147,6 +147,18 @@ def test_bench_json_rows(capsys):
         assert row["steps_per_sec"] > 0 and row["peak_rss_mb"] > 0
 
 
+TINY_TRAINING = ["--set", "num_envs=16", "--set", "n_steps=16", "--set", "batch_size=128", "--set", "net_arch=[32]",
+                 "--train-steps", "1024", "--json"]
+
+
+def test_bench_train_reports_learner_steps_and_where_the_time_goes(capsys):
+    assert main(["bench", "--train", *TINY_TRAINING]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["mode"] == "train" and row["steps"] >= 1024 and row["learner_steps_per_sec"] > 0
+    assert set(row["shares"]) == {"simulation", "opponents", "inference", "update"} and row["ray"] is None
+    assert abs(sum(row["shares"].values()) - 1) < 1e-6
+
+
 def test_vector_fuzz_command(capsys):
     assert main(["fuzz", "--engine", "vector", "--preset", "classic", "--players", "3", "--steps", "3200"]) == 0
     assert "3,200 steps compared" in capsys.readouterr().out

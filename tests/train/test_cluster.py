@@ -94,6 +94,15 @@ def test_tiny_distributed_training_resumes_and_prints_its_table(tmp_path, capsys
     assert "final evaluation, partnership" in out and "| random | 4 |" in out and "| greedy | 4 |" in out
 
 
+def test_bench_train_times_the_distributed_trainer(capsys):
+    from tests.lab.test_cli import TINY_TRAINING
+
+    assert main(["bench", "--train", "--config", "configs/ray_quick.yaml", *TINY_TRAINING]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["ray"]["workers"] == 2 and row["learner_steps_per_sec"] > 0
+    assert set(row["shares"]) == {"rollouts", "update"} and abs(sum(row["shares"].values()) - 1) < 1e-6
+
+
 def test_killing_a_rollout_worker_does_not_stop_training(tmp_path, monkeypatch):
     """The second rollout's worker 0 is killed while it collects; Ray restarts it, retries the
     rollout, and the run finishes with the restart reported."""

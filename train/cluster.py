@@ -257,6 +257,10 @@ class RolloutWorker:
     def sample_inputs(self) -> tuple[np.ndarray, np.ndarray]:
         return self.collector.sample_inputs()
 
+    def opponents(self) -> list[str]:
+        """The names of the agents new games draw from (the league as this worker has it)."""
+        return [agent.name for agent in self.collector.games.opponents]
+
     def collect(self, weights: dict, league_version: int, snapshots: list) -> tuple[dict, dict, int]:
         """A rollout with these weights; ``snapshots`` (a list holding one object ref) is read
         only when the league changed."""

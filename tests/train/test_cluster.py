@@ -94,6 +94,26 @@ def test_tiny_distributed_training_resumes_and_prints_its_table(tmp_path, capsys
     assert "final evaluation, partnership" in out and "| random | 4 |" in out and "| greedy | 4 |" in out
 
 
+def test_league_snapshots_reach_every_worker():
+    from agents.policy import Policy
+    from train.league import League
+
+    config = load_config(ROOT / "configs" / "ray_quick.yaml", TINY)
+    rules = config.make_rules()
+    collector = RayCollector(config, say=lambda text: None)
+    league = League(config.opponents, config.max_snapshots, rules=rules)
+    policy = Policy(tuple(config.net_arch), advisor=config.advisor)
+    league.add_snapshot(policy, rules, step=512)
+    collector.set_league(league)
+    buffers = collector.collect(policy)
+    assert buffers["actions"].shape == (config.n_steps, config.num_envs)
+    for worker in collector.workers:
+        assert ray.get(worker.opponents.remote()) == ["random", "greedy", "snapshot@512"]
+    share, _, _ = ray.get(collector.workers[0].collect.remote(policy.state_dict(), collector.league_version,
+                                                             collector.snapshots))
+    assert share["x"].shape[1] == config.num_envs // 2  # each worker steps its half of the games
+
+
 def test_bench_train_times_the_distributed_trainer(capsys):
     from tests.lab.test_cli import TINY_TRAINING
 

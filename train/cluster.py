@@ -42,7 +42,7 @@ import numpy as np
 from handfoot_env.rules import Rules
 from train.collect import RolloutCollector, Timer
 from train.config import TrainConfig
-from train.evaluate import MatchResult, match_chunks, match_result, play_chunk, _progress
+from train.evaluate import MatchResult, match_chunks, match_result, play_chunk, progress_bar
 
 
 def require_ray():
@@ -55,10 +55,10 @@ def require_ray():
 
 class Cluster:
     """A connection to a Ray cluster: ``address`` ``""`` or ``"local"`` starts one on this
-    machine (``num_cpus`` CPUs, default all), ``"auto"`` joins the one ``ray start`` runs here,
-    ``HOST:PORT`` a remote head.  Closing shuts down only an instance this object started."""
+    machine (all its CPUs), ``"auto"`` joins the one ``ray start`` runs here, ``HOST:PORT`` a
+    remote head.  Closing shuts down only an instance this object started."""
 
-    def __init__(self, address: str = "", num_cpus: int | None = None):
+    def __init__(self, address: str = ""):
         ray = require_ray()
         self.started_here = False
         if address not in ("", "local", "auto"):
@@ -67,7 +67,7 @@ class Cluster:
             return
         try:
             if address in ("", "local"):
-                ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=True,
+                ray.init(include_dashboard=False, log_to_driver=True,
                          logging_level="ERROR", configure_logging=True)
                 self.started_here = True
             else:
@@ -78,10 +78,6 @@ class Cluster:
             first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise ValueError(f"cannot reach {where}: {first_line} (start one with 'ray start --head', "
                              "or leave the address out to start one here)") from None
-
-    def cpus(self) -> int:
-        """CPUs in the cluster, all nodes together."""
-        return int(require_ray().cluster_resources().get("CPU", 0))
 
     def close(self) -> None:
         if self.started_here:
@@ -207,7 +203,7 @@ def play_matches_on_ray(rules: Rules, pairs: list[tuple[AgentSpec, AgentSpec]], 
                 ref = task.remote(rules_ref, chunk, team_ref, vs_ref)
             refs[ref] = (m, c)
     label = f"{pairs[0][0].name} vs {pairs[0][1].name}" if len(pairs) == 1 else f"{len(pairs)} matches"
-    bar = _progress(len(pairs) * deals * rules.num_owners, label + " (Ray)", progress)
+    bar = progress_bar(len(pairs) * deals * rules.num_owners, label + " (Ray)", progress)
     parts: dict[tuple[int, int], np.ndarray] = {}
     start = time.perf_counter()
     pending = list(refs)

@@ -154,7 +154,7 @@ def play_match(
     ``train.cluster.play_match_on_ray`` plays the same chunks on a Ray cluster, with the same result."""
     chunks = match_chunks(rules, deals, seed)
     games = deals * rules.num_owners
-    bar = _progress(games, f"{getattr(team, 'name', 'team')} vs {getattr(vs, 'name', 'vs')}", progress)
+    bar = progress_bar(games, f"{getattr(team, 'name', 'team')} vs {getattr(vs, 'name', 'vs')}", progress)
     start = time.perf_counter()
     parts = []
     for chunk in chunks:
@@ -186,7 +186,7 @@ def save_game_record(rules: Rules, seed: int, actions: list[int], totals: np.nda
     save_record(game, path)
 
 
-def _progress(total: int, label: str, enabled: bool):
+def progress_bar(total: int, label: str, enabled: bool):
     if not enabled:
         return None
     try:

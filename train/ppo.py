@@ -8,8 +8,9 @@
 2. **PPO** (Schulman et al. 2017, as CleanRL writes it): ``num_envs`` games on the vector
    engine, the learner on one side of each (both partners in partnership), opponents drawn
    per game from the league (``league.py``: scripted baselines and frozen snapshots of the
-   learner).  Each rollout is ``n_steps`` learner decisions per game; GAE advantages;
-   ``n_epochs`` passes of clipped policy and value losses over minibatches.
+   learner).  Each rollout is ``n_steps`` learner decisions per game with GAE advantages
+   (``collect.py``; with ``ray_workers``, collected by rollout workers on a Ray cluster,
+   ``cluster.py``); then ``n_epochs`` passes of clipped policy and value losses over minibatches.
 3. **The lab around it**: duplicate-deal evaluations against the baselines every
    ``eval_every`` steps (TensorBoard, against steps and against wall time), checkpoints
    every ``checkpoint_every`` steps and ``--resume`` (``run.py``), Ctrl-C saves, and a
@@ -83,6 +84,7 @@ def results_table(results: list[dict]) -> str:
 # Where a training step's time goes: in this process (simulation, opponents, inference), or
 # waiting on the Ray rollout workers (rollouts), and the update.
 LEARNING_PARTS = ("simulation", "opponents", "inference", "rollouts", "update")
+
 
 class StopOnInterrupt:
     """Ctrl-C asks the training loop to stop after the current step (twice: at once)."""

@@ -41,7 +41,7 @@ import numpy as np
 
 from handfoot_env.rules import Rules
 from train.collect import RolloutCollector, Timer
-from train.config import TrainConfig
+from train.config import TrainConfig, split_ray_address
 from train.evaluate import MatchResult, match_chunks, match_result, play_chunk, progress_bar
 
 
@@ -61,8 +61,9 @@ class Cluster:
     def __init__(self, address: str = ""):
         ray = require_ray()
         self.started_here = False
-        if address not in ("", "local", "auto"):
-            _require_listening(address)
+        head = split_ray_address(address)
+        if head is not None:
+            _require_listening(address, *head)
         if ray.is_initialized():  # already connected (a test, a notebook): use that cluster
             return
         try:
@@ -105,16 +106,13 @@ def _stderr_silenced():
         os.close(saved)
 
 
-def _require_listening(address: str, seconds: float = 5.0) -> None:
+def _require_listening(address: str, host: str, port: int, seconds: float = 5.0) -> None:
     """Refuse at once, in one line, a head address where nothing listens (Ray itself retries
     for about 20 seconds, logging every second)."""
     import socket
 
-    host, _, port = address.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdigit():
-        raise ValueError(f"a Ray address is HOST:PORT (or 'auto', or nothing for a local instance), got {address!r}")
     try:
-        socket.create_connection((host, int(port)), timeout=seconds).close()
+        socket.create_connection((host, port), timeout=seconds).close()
     except OSError as exc:
         raise ValueError(f"cannot reach the Ray cluster at {address}: {exc.strerror or exc} (is 'ray start --head' "
                          "running there? leave the address out to start Ray on this machine)") from None

@@ -136,6 +136,17 @@ def _whole_number(value: Any) -> Any:
     return value
 
 
+def split_ray_address(address: str) -> tuple[str, int] | None:
+    """``(host, port)`` of a Ray head address ``HOST:PORT`` (or ``ray://HOST:PORT``); None for
+    ``""``/``"local"`` (start Ray here) and ``"auto"``; ``ValueError`` for anything else."""
+    if address in ("", "local", "auto"):
+        return None
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"a Ray address is HOST:PORT (or 'auto', or empty for Ray on this machine), got {address!r}")
+    return host, int(port)
+
+
 def validate(config: TrainConfig) -> TrainConfig:
     def fail(key: str, message: str) -> None:
         raise ValueError(f"config key {key!r}: {message}")
@@ -192,6 +203,10 @@ def validate(config: TrainConfig) -> TrainConfig:
         fail("anchor_coef", "anchors to the imitation warm start: it needs imitation_decisions > 0")
     if config.ray_workers < 0:
         fail("ray_workers", f"must be 0 (train in this process) or a number of workers, got {config.ray_workers}")
+    try:
+        split_ray_address(config.ray_address)
+    except ValueError as exc:
+        fail("ray_address", str(exc))
     if config.ray_workers and config.num_envs % config.ray_workers:
         fail("ray_workers", f"must divide num_envs ({config.num_envs}): each worker steps an equal share of the games")
     if config.keep_best_vs and config.keep_best_vs not in config.eval_opponents:

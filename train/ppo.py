@@ -119,18 +119,20 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> d
     saved = folder.load_state() if resuming else None
     if resume and not resuming:
         print(f"no checkpoint in {folder.checkpoint}: starting afresh", file=sys.stderr)
-    folder.open()
     cluster = None
-    try:
-        if config.ray_workers:
-            from train.cluster import Cluster
+    if config.ray_workers:  # before the run folder: an unreachable cluster leaves nothing behind
+        from train.cluster import Cluster
 
-            cluster = Cluster(config.ray_address)
-        return Trainer(config, rules, folder, saved, changes, progress).run()
+        cluster = Cluster(config.ray_address)
+    try:
+        folder.open()
+        try:
+            return Trainer(config, rules, folder, saved, changes, progress).run()
+        finally:
+            folder.close()
     finally:
         if cluster is not None:
             cluster.close()
-        folder.close()
 
 
 class Trainer:

@@ -146,9 +146,13 @@ def test_killing_a_rollout_worker_does_not_stop_training(tmp_path, monkeypatch):
     assert summary["final"][0]["games"] == 4
 
 
-def test_a_dead_cluster_is_one_clear_line():
+def test_a_dead_cluster_is_one_clear_line(tmp_path):
     with pytest.raises(ValueError, match="cannot reach the Ray cluster at 127.0.0.1:1: .*ray start --head"):
         Cluster("127.0.0.1:1")
+    config = load_config(ROOT / "configs" / "ray_quick.yaml", TINY + [f"run_dir={tmp_path}", "ray_address=127.0.0.1:1"])
+    with pytest.raises(ValueError, match="cannot reach the Ray cluster"):
+        train(config, progress=False)
+    assert not config.path.exists()  # refused before the run folder was made
     result = subprocess.run([sys.executable, "-m", "handfoot_lab.cli", "eval", "--pairs", "2", "--ray", "127.0.0.1:1"],
                             capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert result.returncode == 2 and result.stdout == ""

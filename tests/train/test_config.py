@@ -49,6 +49,9 @@ def test_overrides():
         (["opponents.self=0.5"], "snapshot_every"),
         (["reward_mode=points"], "reward_mode"),
         (["net_arch=[0]"], "net_arch"),
+        (["ray_workers=-1"], "'ray_workers': must be 0"),
+        (["ray_workers=3"], "'ray_workers': must divide num_envs"),
+        (["ray_address=nonsense"], "'ray_address': a Ray address is HOST:PORT"),
         (["total_timesteps"], "key=value"),
     ],
 )

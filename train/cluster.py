@@ -80,6 +80,15 @@ class Cluster:
             raise ValueError(f"cannot reach {where}: {first_line} (start one with 'ray start --head', "
                              "or leave the address out to start one here)") from None
 
+    def require_workers(self, config: TrainConfig) -> None:
+        """Refuse more rollout workers than the cluster has CPUs (Ray would wait for CPUs
+        that never come)."""
+        cpus = int(require_ray().cluster_resources().get("CPU", 0))
+        if cpus < config.ray_workers:
+            raise ValueError(f"ray_workers {config.ray_workers} needs {config.ray_workers} CPUs and the Ray cluster has "
+                             f"{cpus}: lower it (--set ray_workers=N, a divisor of num_envs {config.num_envs}) "
+                             "or add nodes")
+
     def close(self) -> None:
         if self.started_here:
             require_ray().shutdown()

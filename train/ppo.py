@@ -120,11 +120,13 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> d
     if resume and not resuming:
         print(f"no checkpoint in {folder.checkpoint}: starting afresh", file=sys.stderr)
     cluster = None
-    if config.ray_workers:  # before the run folder: an unreachable cluster leaves nothing behind
+    if config.ray_workers:  # before the run folder: an unfit cluster leaves nothing behind
         from train.cluster import Cluster
 
         cluster = Cluster(config.ray_address)
     try:
+        if cluster is not None:
+            cluster.require_workers(config)
         folder.open()
         try:
             return Trainer(config, rules, folder, saved, changes, progress).run()

@@ -146,6 +146,13 @@ def test_killing_a_rollout_worker_does_not_stop_training(tmp_path, monkeypatch):
     assert summary["final"][0]["games"] == 4
 
 
+def test_more_workers_than_cpus_is_refused_not_left_waiting(tmp_path):
+    config = load_config(ROOT / "configs" / "ray_quick.yaml", TINY + [f"run_dir={tmp_path}", "ray_workers=4"])
+    with pytest.raises(ValueError, match="ray_workers 4 needs 4 CPUs and the Ray cluster has 2"):
+        train(config, progress=False)
+    assert not config.path.exists()
+
+
 def test_a_dead_cluster_is_one_clear_line(tmp_path):
     with pytest.raises(ValueError, match="cannot reach the Ray cluster at 127.0.0.1:1: .*ray start --head"):
         Cluster("127.0.0.1:1")

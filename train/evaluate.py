@@ -83,9 +83,9 @@ def play_games(rules: Rules, seeds: np.ndarray, team_side: np.ndarray, team, vs,
 
 @dataclass
 class Chunk:
-    """A slice of a match, the unit of work (local or on a Ray cluster): games ``lo:hi`` of
-    the match's seeds, and the seed its agents are reseeded with, so a chunk plays the same
-    games wherever and in whatever order it runs."""
+    """A slice of a match, the unit of work (local or on a Ray cluster): the match's games
+    from number ``lo`` on (their seeds and the team's sides), and the seed its agents are
+    reseeded with, so a chunk plays the same games wherever and in whatever order it runs."""
 
     lo: int
     seeds: np.ndarray

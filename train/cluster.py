@@ -309,7 +309,7 @@ class RayCollector:
     def collect(self, policy, stop: Callable[[], bool] = lambda: False) -> dict[str, np.ndarray] | None:
         ray = require_ray()
         tick = time.perf_counter()
-        weights = ray.put({k: v.detach().clone() for k, v in policy.state_dict().items()})
+        weights = ray.put(policy.state_dict())  # serialized now: later updates do not reach it
         refs = [w.collect.remote(weights, self.league_version, self.snapshots) for w in self.workers]
         pending = list(refs)
         while pending:

@@ -28,9 +28,10 @@ from train.rollouts import RolloutEvaluator
 
 
 def phase(action: int) -> str:
-    if action in (A.DRAW, A.TAKE_PILE):
+    kind = A.decode(action).kind
+    if kind in ("draw", "take_pile"):
         return "draw or take"
-    if A.DISCARD <= action < A.START_RUN:
+    if kind in ("discard", "discard_suited"):
         return "discard"
     return "meld"
 
@@ -74,7 +75,7 @@ def main() -> None:
     # several moves does not count as finding a better one.
     diff = (values - values[:, :1, :]) * DEAL_REWARD_SCALE  # in points
     half = args.redeals // 2
-    pick_on = np.where(candidates[:, 1:] >= 0, np.nanmean(diff[:, 1:, :half], axis=2), -np.inf)
+    pick_on = np.where(candidates[:, 1:] >= 0, diff[:, 1:, :half].mean(axis=2), -np.inf)  # NaN: no candidate
     best = 1 + pick_on.argmax(1)
     judged = diff[np.arange(args.positions), best, half:]
     mean = judged.mean(1)

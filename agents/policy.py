@@ -4,13 +4,14 @@ Inputs are the observation (``handfoot_env/observation.py``), scaled per field b
 statistics measured once on the warm-start data and saved with the model, and — with
 ``advisor`` — the compiled heuristic's choice in the same position as a one-hot over the
 173 actions: the network starts from what the scripted player would do and learns where to
-do better.  Illegal actions get ``-inf`` logits, so the policy never picks one.
+do better.  The advising heuristic is the default one or a variant found by ``handfoot
+tune`` (``advisor_params``).  Illegal actions get ``-inf`` logits, so the policy never picks one.
 
     policy = Policy(arch=(256, 256), advisor=True)  # agents.policy
-    logits, value = policy(features(obs, masks, rules, advisor=True), masks)
+    logits, value = policy(torch.as_tensor(policy.inputs(obs, masks, rules)), masks)
 
 A saved model (``save`` / ``load``) is one ``.pt`` file holding the weights, the scaling,
-the architecture and the rules it was trained on.
+the advisor's numbers, the architecture and the rules it was trained on.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from torch import nn
 
 from handfoot_env.actions import NUM_ACTIONS
 from handfoot_env.baselines.compiled import heuristic_actions
+from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS
 from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules
 
@@ -47,21 +49,25 @@ def autocast(precision: str):
 VERSION = 1
 
 
-def advice(observations: np.ndarray, masks: np.ndarray, rules: Rules) -> np.ndarray:
-    """The heuristic's action in each position (compiled, a batch at a time)."""
+def advice(observations: np.ndarray, masks: np.ndarray, rules: Rules, params: np.ndarray | None = None) -> np.ndarray:
+    """The heuristic's action in each position (compiled, a batch at a time); ``params`` a
+    variant of it (``heuristic_params``), the default heuristic when None."""
     out = np.empty(len(masks), dtype=np.int64)
+    params = DEFAULT_PARAMS if params is None else np.ascontiguousarray(params, dtype=np.float64)
     heuristic_actions(np.ascontiguousarray(observations, dtype=np.float32), np.ascontiguousarray(masks, dtype=bool),
-                      rules.kernel, out)
+                      rules.kernel, params, out)
     return out
 
 
-def features(observations: np.ndarray, masks: np.ndarray, rules: Rules, advisor: bool) -> np.ndarray:
-    """The network's input: the observation, then (with ``advisor``) the heuristic's choice."""
+def features(observations: np.ndarray, masks: np.ndarray, rules: Rules, advisor: bool,
+             params: np.ndarray | None = None) -> np.ndarray:
+    """The network's input: the observation, then (with ``advisor``) the heuristic's choice
+    (the variant ``params``, when given)."""
     if not advisor:
         return np.asarray(observations, dtype=np.float32)
     out = np.zeros((len(masks), OBS_SIZE + NUM_ACTIONS), dtype=np.float32)
     out[:, :OBS_SIZE] = observations
-    out[np.arange(len(masks)), OBS_SIZE + advice(observations, masks, rules)] = 1.0
+    out[np.arange(len(masks)), OBS_SIZE + advice(observations, masks, rules, params)] = 1.0
     return out
 
 
@@ -75,10 +81,15 @@ def mlp(sizes: list[int]) -> nn.Sequential:
 class Policy(nn.Module):
     """Separate actor and critic MLPs (as SB3's ``MlpPolicy`` with ``net_arch``)."""
 
-    def __init__(self, arch: tuple[int, ...] = (256, 256), advisor: bool = True):
+    def __init__(self, arch: tuple[int, ...] = (256, 256), advisor: bool = True,
+                 advisor_params: np.ndarray | None = None):
         super().__init__()
         self.arch = tuple(arch)
         self.advisor = advisor
+        # Which heuristic advises (a tuned variant, or the default): a buffer, so it travels
+        # with the weights into checkpoints, model files and Ray workers.
+        self.register_buffer("advisor_params", torch.as_tensor(
+            DEFAULT_PARAMS if advisor_params is None else np.asarray(advisor_params), dtype=torch.float64).clone())
         width = OBS_SIZE + (NUM_ACTIONS if advisor else 0)
         self.register_buffer("mean", torch.zeros(width))
         self.register_buffer("scale", torch.ones(width))
@@ -101,6 +112,10 @@ class Policy(nn.Module):
             mean[OBS_SIZE:], std[OBS_SIZE:] = 0.0, 1.0
         self.mean.copy_(mean)
         self.scale.copy_(1.0 / std)
+
+    def inputs(self, observations: np.ndarray, masks: np.ndarray, rules: Rules) -> np.ndarray:
+        """``features`` as this network reads them (with its advisor, if it has one)."""
+        return features(observations, masks, rules, self.advisor, self.advisor_params.numpy())
 
     def forward(self, x: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         x = (x - self.mean) * self.scale
@@ -130,7 +145,11 @@ class Policy(nn.Module):
         if data.get("version") != VERSION:
             raise ValueError(f"{path}: policy file version {data.get('version')!r} is not supported")
         policy = Policy(tuple(data["arch"]), advisor=data["advisor"])
-        policy.load_state_dict(data["state_dict"])
+        state = dict(data["state_dict"])
+        state.setdefault("advisor_params", policy.advisor_params)  # files from before tuned advisors
+        if len(state["advisor_params"]) < len(DEFAULT_PARAMS):  # an older, shorter table: the rest default
+            state["advisor_params"] = torch.cat([state["advisor_params"], policy.advisor_params[len(state["advisor_params"]):]])
+        policy.load_state_dict(state)
         policy.eval()
         return policy, Rules.from_dict(data["rules"]), data.get("extra", {})
 

@@ -2,8 +2,10 @@
 
 ``make_agent("ppo", rules=...)`` loads the shipped agent of the preset being played
 (``agents/models/ppo_<preset>.pt``); ``make_agent("ppo:PATH")`` any model saved by
-``handfoot train`` (a ``.pt`` policy file, or a MaskablePPO ``.zip`` from SB3).  An agent
-used under other rules than it was trained on says so, once, as a warning.
+``handfoot train`` (a ``.pt`` policy file, or a MaskablePPO ``.zip`` from SB3).
+``make_agent("tuned")`` is the heuristic variant the shipped agent's run found and learned
+from (``agents/models/tuned_<preset>.json``); ``tuned:PATH`` any saved by ``handfoot tune``.
+An agent used under other rules than it was trained on says so, once, as a warning.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ import numpy as np
 from handfoot_env.rules import Rules
 
 MODELS = Path(__file__).parent / "models"
-# The shipped agents: (preset, players) -> file.  Other tables use their preset's agent.
-SHIPPED = {("partnership", 4): "ppo_partnership.pt", ("classic", 2): "ppo_classic.pt", ("house", 4): "ppo_house.pt"}
+# The shipped agents: (preset, players) -> name; ppo_<name>.pt and tuned_<name>.json.
+# Other tables use their preset's agent.
+SHIPPED = {("partnership", 4): "partnership", ("classic", 2): "classic", ("house", 4): "house"}
 
 
 @contextmanager
@@ -36,13 +39,34 @@ def torch_threads(count: int):
             torch.set_num_threads(before)
 
 
-def shipped_model(rules: Rules | None) -> Path:
-    """The shipped model for these rules: same preset and players, else the preset's, else partnership's."""
+def shipped_model(rules: Rules | None, kind: str = "ppo") -> Path:
+    """The shipped model (``kind`` ppo) or tuned heuristic (``kind`` tuned) for these rules:
+    same preset and players, else the preset's, else partnership's."""
     rules = rules or Rules.preset("partnership")
     name = SHIPPED.get((rules.preset_name, rules.num_players))
     if name is None:
         name = next((f for (preset, _), f in SHIPPED.items() if preset == rules.preset_name), SHIPPED[("partnership", 4)])
-    return MODELS / name
+    return MODELS / (f"ppo_{name}.pt" if kind == "ppo" else f"tuned_{name}.json")
+
+
+def load_tuned(path: str | Path | None = None, rules: Rules | None = None, name: str = "tuned"):
+    """A tuned heuristic (``handfoot tune``'s JSON), or the shipped one for ``rules``; compiled."""
+    import json
+
+    from handfoot_env.baselines.compiled import CompiledHeuristic
+    from handfoot_env.baselines.heuristic_params import load_params
+
+    path = Path(path) if path is not None else shipped_model(rules, "tuned")
+    if not path.exists():
+        raise ValueError(f"no tuned heuristic at {path}: make one with 'handfoot tune --out FILE' and pass tuned:FILE")
+    params = load_params(path)
+    playing = rules or Rules.preset("partnership")
+    info = json.loads(path.read_text())
+    tuned_for = (info.get("preset"), info.get("players"))
+    if tuned_for[0] is not None and tuned_for != (playing.preset_name, playing.num_players):
+        warnings.warn(f"the tuned heuristic {path.name} was tuned on {tuned_for[0]} with {tuned_for[1]} players "
+                      f"and plays {playing.preset_name} with {playing.num_players} players here", stacklevel=2)
+    return CompiledHeuristic(playing, params, name=name)
 
 
 def _same_game(a: Rules, b: Rules) -> bool:
@@ -98,10 +122,9 @@ class PPOAgent:
         return cls(policy, playing, deterministic=deterministic, threads=threads)
 
     def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        from agents.policy import features
 
         masks = np.asarray(masks, dtype=bool)
-        x = features(observations, masks, self.rules, self.policy.advisor)
+        x = self.policy.inputs(observations, masks, self.rules)
         with torch_threads(self.threads):
             return self.policy.act(x, masks, self.deterministic, self.generator).astype(np.int64)
 

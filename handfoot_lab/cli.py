@@ -364,14 +364,18 @@ def _eval(args: argparse.Namespace, rules, cluster) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
         return 0
-    print(f"{args.team} vs {args.vs}: {rules.preset_name}, {rules.num_players} players, "
-          f"{args.pairs} duplicate sets ({result.games} games)")
+    _print_match(rules, result, args.pairs)
+    return 0
+
+
+def _print_match(rules: Rules, result, pairs: int) -> None:
+    print(f"{result.team} vs {result.vs}: {rules.preset_name}, {rules.num_players} players, "
+          f"{pairs} duplicate sets ({result.games} games)")
     print(f"  win / draw / loss   {result.wins} / {result.draws} / {result.losses}")
     print(f"  win rate            {result.win_rate:.1%}  (95% CI {result.ci95[0]:.1%} - {result.ci95[1]:.1%})")
     print(f"  score difference    {result.score_diff:+.0f}  (95% CI {result.score_diff_ci95[0]:+.0f} - "
           f"{result.score_diff_ci95[1]:+.0f})")
     print(f"  mean game length    {result.mean_actions:.0f} actions;  {result.steps_per_sec:,.0f} steps/s")
-    return 0
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -386,6 +390,33 @@ def cmd_train(args: argparse.Namespace) -> int:
     summary = train(config, resume=args.resume)
     print_summary(summary)
     return 130 if summary.get("interrupted") else 0
+
+
+def cmd_tune(args: argparse.Namespace) -> int:
+    """Search the heuristic's numbers for a variant that beats it; save the variant."""
+    from handfoot_env.baselines.heuristic_params import save_params
+    from train.tune import TuneConfig, tune
+
+    rules = _rules_from_args(args)
+    if args.out:
+        _writable_path(args.out, "--out")
+    config = TuneConfig(generations=args.generations, population=args.population, elite=args.elite,
+                        pairs=args.pairs, seed=args.seed, final_pairs=args.final_pairs)
+    result = tune(rules, config, log=lambda line: print(line, file=sys.stderr, flush=True))
+    summary = result.summary()
+    if args.out:
+        save_params(args.out, result.params, preset=rules.preset_name, players=rules.num_players,
+                    tune=vars(config), final=summary["final"])
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    print("changed from the default heuristic: " + (", ".join(f"{k}={v:g}" for k, v in summary["changed"].items())
+                                                      or "nothing"))
+    result.final.team = f"tuned:{args.out}" if args.out else "tuned"
+    _print_match(rules, result.final, config.final_pairs)
+    if args.out:
+        print(f"saved to {args.out} (play it as tuned:{args.out})")
+    return 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -533,6 +564,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
     p.add_argument("--resume", action="store_true", help="continue the run from its last checkpoint")
     p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("tune", help="search the heuristic's numbers for a variant that beats it",
+                       description="The cross-entropy method over the heuristic's numbers "
+                                   "(handfoot_env/baselines/heuristic_params.py): each generation plays every "
+                                   "candidate against the default heuristic on fresh duplicate deals; the result is "
+                                   "judged on deals no generation saw. Play the saved variant as tuned:FILE.")
+    add_rules_args(p)
+    p.add_argument("--generations", type=int, default=10, help="generations of the search")
+    p.add_argument("--population", type=int, default=20, help="candidates per generation")
+    p.add_argument("--elite", type=int, default=5, help="best candidates the next generation centres on")
+    p.add_argument("--pairs", type=int, default=300, help="duplicate sets each candidate plays per generation")
+    p.add_argument("--final-pairs", type=int, default=1000, help="duplicate sets of the final judgement")
+    p.add_argument("--seed", type=int, default=0, help="seed of the search and of its deals")
+    p.add_argument("--out", help="save the variant here as JSON")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=cmd_tune)
 
     p = sub.add_parser("play", help="play against the agents in the terminal, with Hint and Coach",
                        description="A game for one person at seat 0 against agents, in the terminal or over a pipe: "

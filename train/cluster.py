@@ -139,11 +139,12 @@ class AgentSpec:
 
 
 def agent_spec(name: str, rules: Rules) -> AgentSpec:
-    """The spec of ``make_agent(name)``: ``ppo`` / ``ppo:PATH`` carry their model file."""
-    if name == "ppo" or name.startswith("ppo:"):
+    """The spec of ``make_agent(name)``: ``ppo`` / ``ppo:PATH`` and ``tuned`` / ``tuned:PATH`` carry their file."""
+    kind = name.split(":", 1)[0]
+    if kind in ("ppo", "tuned"):
         from agents.ppo import shipped_model
 
-        path = shipped_model(rules) if name == "ppo" else Path(name[4:])
+        path = shipped_model(rules, kind) if name == kind else Path(name[len(kind) + 1:])
         try:
             return AgentSpec(name, path.read_bytes(), path.suffix)
         except OSError as exc:
@@ -170,7 +171,7 @@ def build_agent(spec: AgentSpec, rules: Rules):
         path.write_bytes(spec.model)
         with warnings.catch_warnings():  # the driver has already said it, once
             warnings.simplefilter("ignore")
-            agent = make_agent(f"ppo:{path}", rules=rules)
+            agent = make_agent(f"{spec.name.split(':', 1)[0]}:{path}", rules=rules)
     agent.name = spec.name
     return agent
 

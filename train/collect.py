@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import torch
 
-from agents.policy import Policy, autocast, features
+from agents.policy import Policy, autocast
 from handfoot_env.rules import Rules
 from handfoot_env.seated import SeatedGames
 from train.config import TrainConfig
@@ -72,7 +72,7 @@ class RolloutCollector:
             if stop():
                 return None
             tick = time.perf_counter()
-            x = features(obs, masks, self.rules, policy.advisor)
+            x = policy.inputs(obs, masks, self.rules)
             with torch.no_grad(), autocast(config.precision):
                 logits, value = policy(torch.as_tensor(x), torch.as_tensor(masks))
                 probs = torch.softmax(logits, -1)
@@ -91,7 +91,7 @@ class RolloutCollector:
             buffers["rewards"][t], buffers["dones"][t] = rewards, dones
         with torch.no_grad(), autocast(config.precision):
             tick = time.perf_counter()
-            _, last_value = policy(torch.as_tensor(features(obs, masks, self.rules, policy.advisor)),
+            _, last_value = policy(torch.as_tensor(policy.inputs(obs, masks, self.rules)),
                                    torch.as_tensor(masks))
             timer.add("inference", time.perf_counter() - tick)
         add_advantages(buffers, last_value.numpy(), config.gamma, config.gae_lambda)

@@ -36,6 +36,14 @@ class TrainConfig:
     net_arch: list[int] = field(default_factory=lambda: [256, 256])  # actor and critic hidden layers
     advisor: bool = True  # the heuristic's choice is an input: the network learns where to do better
 
+    # --- heuristic search (train/tune.py) ---------------------------------------------------
+    # Before the warm start, search the heuristic's numbers for a variant that beats it; that
+    # variant then teaches (imitation) and advises (the advisor input). 0: the default heuristic.
+    tune_generations: int = 0
+    tune_population: int = 20  # candidates per generation
+    tune_elite: int = 5  # best candidates the next generation centres on
+    tune_pairs: int = 300  # duplicate sets each candidate plays per generation
+
     # --- warm start -----------------------------------------------------------------------
     imitation_decisions: int = 0  # heuristic decisions the actor imitates first (0: none)
     imitation_learning_rate: float = 1e-3
@@ -171,7 +179,8 @@ def validate(config: TrainConfig) -> TrainConfig:
                 "final_eval_pairs", "torch_threads", "max_snapshots"):
         if getattr(config, key) < 1:
             fail(key, f"must be at least 1, got {getattr(config, key)}")
-    for key in ("eval_every", "checkpoint_every", "snapshot_every", "imitation_decisions", "value_warmup_rollouts"):
+    for key in ("eval_every", "checkpoint_every", "snapshot_every", "imitation_decisions", "value_warmup_rollouts",
+                "tune_generations"):
         if getattr(config, key) < 0:
             fail(key, "must be 0 (never) or a number of steps")
     if config.precision not in ("fp32", "bf16", "auto"):
@@ -197,6 +206,12 @@ def validate(config: TrainConfig) -> TrainConfig:
         fail("opponents", "a scripted opponent needs a positive weight (the pool starts without snapshots)")
     if "self" in config.opponents and config.snapshot_every == 0:
         fail("snapshot_every", "opponent 'self' needs snapshot_every > 0")
+    if config.tune_generations:
+        for key in ("tune_population", "tune_elite", "tune_pairs"):
+            if getattr(config, key) < 1:
+                fail(key, f"must be at least 1, got {getattr(config, key)}")
+        if config.tune_elite > config.tune_population:
+            fail("tune_elite", f"must not exceed tune_population ({config.tune_population}), got {config.tune_elite}")
     if config.anchor_coef < 0:
         fail("anchor_coef", f"is the weight of the KL term to the warm start: 0 (none) or more, got {config.anchor_coef}")
     if config.anchor_coef > 0 and config.imitation_decisions == 0:

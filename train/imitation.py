@@ -21,17 +21,18 @@ from handfoot_env.vector import VectorEngine
 from handfoot_env.baselines.compiled import CompiledHeuristic
 
 
-def demonstrations(rules: Rules, decisions: int, seed: int, batch: int = 512):
-    """Yield chunks (observations, masks, actions) of the heuristic's decisions in its own games."""
+def demonstrations(rules: Rules, decisions: int, seed: int, batch: int = 512, params: np.ndarray | None = None):
+    """Yield chunks (observations, masks, actions) of the heuristic's decisions in its own
+    games (``params``: a variant of it, ``heuristic_params`` order)."""
     engine = VectorEngine(rules, batch_size=batch, seed=seed)
-    table = Table(engine, [CompiledHeuristic(rules)])
+    table = Table(engine, [CompiledHeuristic(rules, params)])
     done = 0
     while done < decisions:
         chunk_obs, chunk_masks, chunk_actions = [], [], []
         for _ in range(max(1, min(64, (decisions - done) // batch))):
             masks = engine.legal_mask().copy()
             observations = engine.observe().copy()
-            actions = advice(observations, masks, rules)
+            actions = advice(observations, masks, rules, params)
             engine.step(actions)
             chunk_obs.append(observations)
             chunk_masks.append(masks)
@@ -44,7 +45,8 @@ def demonstrations(rules: Rules, decisions: int, seed: int, batch: int = 512):
 
 def imitate(policy: Policy, rules: Rules, decisions: int, seed: int, learning_rate: float = 1e-3,
             passes: int = 3, minibatch: int = 1024, log: Callable[[str, float, int], None] | None = None) -> dict:
-    """Train ``policy``'s actor to choose the heuristic's actions on ``decisions`` positions.
+    """Train ``policy``'s actor to choose its advising heuristic's actions (``policy.advisor_params``)
+    on ``decisions`` positions.
 
     The input scaling is measured on the first chunk.  Returns the accuracy on the last
     chunk (before training on it) and the time taken."""
@@ -52,8 +54,8 @@ def imitate(policy: Policy, rules: Rules, decisions: int, seed: int, learning_ra
     optimizer = torch.optim.Adam(policy.actor.parameters(), lr=learning_rate)
     seen = 0
     accuracy = 0.0
-    for observations, masks, actions in demonstrations(rules, decisions, seed):
-        x = features(observations, masks, rules, policy.advisor)
+    for observations, masks, actions in demonstrations(rules, decisions, seed, params=policy.advisor_params.numpy()):
+        x = policy.inputs(observations, masks, rules)
         if seen == 0:
             policy.set_scaling(x)
         x_t, masks_t, actions_t = torch.as_tensor(x), torch.as_tensor(masks), torch.as_tensor(actions)

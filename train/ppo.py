@@ -2,6 +2,9 @@
 
     handfoot train --config configs/quick.yaml [--set key=value] [--resume]
 
+0. **Heuristic search** (``tune_generations``, optional): the cross-entropy method over the
+   heuristic's own numbers by duplicate matches (``tune.py``); the variant found is the
+   teacher and advisor below.
 1. **Warm start** (``imitation_decisions``): the actor imitates the compiled heuristic on
    positions of its own games (``imitation.py``); then ``value_warmup_rollouts`` rollouts
    train the critic alone, so that the first policy updates have honest advantages.
@@ -33,13 +36,15 @@ import numpy as np
 import torch
 
 from agents import make_agent
-from agents.policy import Policy, autocast, features
+from agents.policy import Policy, autocast
 from agents.ppo import PPOAgent
+from handfoot_env.baselines.heuristic_params import save_params
 from handfoot_env.rules import Rules
 from train.collect import RolloutCollector
 from train.config import TrainConfig
 from train.evaluate import play_match
 from train.imitation import imitate
+from train.tune import TuneConfig, tune
 from train.league import League
 from train.run import RunFolder, write_atomically, write_json
 
@@ -161,7 +166,7 @@ class Trainer:
         self.anchor: Policy | None = None  # the warm-start policy, frozen (anchor_coef)
         self.state = {"num_timesteps": 0, "next_eval": config.eval_every, "next_checkpoint": config.checkpoint_every,
                       "next_snapshot": config.snapshot_every, "evals": [], "train_seconds": 0.0, "warm_start": None,
-                      "rollouts": 0}
+                      "rollouts": 0, "tuned": None}
         if saved is not None:
             checkpoint = torch.load(folder.checkpoint / "trainer.pt", map_location="cpu", weights_only=False)
             self.policy.load_state_dict(checkpoint["policy"])
@@ -237,16 +242,36 @@ class Trainer:
         self.writer.close()
         return summary
 
-    def warm_start(self) -> None:
-        """Imitate the heuristic, then let the critic catch up (``value_warmup_rollouts``)."""
+    def tune_heuristic(self) -> None:
+        """Search the heuristic's numbers (``tune.py``); the variant found teaches and advises."""
         config = self.config
+        self._say(f"heuristic search: {config.tune_generations} generations of {config.tune_population} variants, "
+                  f"{config.tune_pairs} duplicate sets each against the heuristic")
+        result = tune(self.rules, TuneConfig(generations=config.tune_generations, population=config.tune_population,
+                                             elite=config.tune_elite, pairs=config.tune_pairs, seed=config.seed,
+                                             final_pairs=config.final_eval_pairs), log=self._say)
+        self.policy.advisor_params.copy_(torch.as_tensor(result.params))
+        save_params(self.folder.path / "tuned.json", result.params, preset=self.rules.preset_name,
+                    players=self.rules.num_players, final=result.final.to_dict())
+        self.timer.add("tuning", result.seconds)
+        self.state["tuned"] = result.summary()
+        self._say(f"heuristic search: the variant found wins {result.final.win_rate:.1%} "
+                  f"({result.final.ci95[0]:.1%} - {result.final.ci95[1]:.1%}) of {result.final.games} fresh games "
+                  f"against the heuristic ({result.seconds:.0f} s); saved as {self.folder.path / 'tuned.json'}")
+
+    def warm_start(self) -> None:
+        """Imitate the (tuned) heuristic, then let the critic catch up (``value_warmup_rollouts``)."""
+        config = self.config
+        if config.tune_generations > 0:
+            self.tune_heuristic()
+        teacher = "the tuned heuristic" if config.tune_generations > 0 else "the heuristic"
         if config.imitation_decisions > 0:
-            self._say(f"warm start: imitating the heuristic on {config.imitation_decisions:,} of its decisions")
+            self._say(f"warm start: imitating {teacher} on {config.imitation_decisions:,} of its decisions")
             result = imitate(self.policy, self.rules, config.imitation_decisions, seed=config.seed + 99,
                              learning_rate=config.imitation_learning_rate, passes=config.imitation_passes,
                              log=lambda key, value, step: self.writer.add_scalar(key, value, step))
             self.timer.add("imitation", result["seconds"])
-            self._say(f"warm start: {result['accuracy']:.1%} of the heuristic's choices matched "
+            self._say(f"warm start: {result['accuracy']:.1%} of {teacher}'s choices matched "
                       f"({result['seconds']:.0f} s)")
             self.state["warm_start"] = result
             if config.anchor_coef > 0:
@@ -255,7 +280,7 @@ class Trainer:
                 self._evaluate(None)  # where the warm start stands, before any reinforcement
         else:
             observations, masks = self.collector.sample_inputs()
-            self.policy.set_scaling(features(observations, masks, self.rules, self.policy.advisor))
+            self.policy.set_scaling(self.policy.inputs(observations, masks, self.rules))
             self.state["warm_start"] = {}
 
     def _frozen_copy(self) -> Policy:
@@ -384,6 +409,7 @@ class Trainer:
             "timing": timing,
             "timing_shares": {k: v / max(learning, 1e-9) for k, v in timing.items() if k in LEARNING_PARTS},
             "warm_start": state.get("warm_start"),
+            "tuned": state.get("tuned"),  # the heuristic search, when the config asks for one
             "evals": state["evals"],
             "interrupted": interrupted,
             # on Ray: the rollout workers' own seconds per part (summed over workers) and restarts
@@ -412,6 +438,12 @@ def print_summary(summary: dict) -> None:
     print(f"\n{config['name']}: {summary['num_timesteps']:,} steps, {summary['train_seconds']:.0f} s of training "
           f"({summary['train_steps_per_sec']:,.0f} steps/s; "
           + ", ".join(f"{k} {v:.0%}" for k, v in shares.items()) + ")")
+    tuned = summary.get("tuned")
+    if tuned:
+        final = tuned["final"]
+        print(f"heuristic search: the tuned heuristic won {final['win_rate']:.1%} ({final['ci95'][0]:.1%} - "
+              f"{final['ci95'][1]:.1%}) of {final['games']} fresh games against the heuristic; it changed "
+              + ", ".join(f"{k}={v:g}" for k, v in tuned["changed"].items()))
     print(f"final evaluation, {config['preset']}, {config['final_eval_pairs']} duplicate pairs per opponent:\n")
     print(results_table(summary["final"]))
     print(f"\nrun folder: {Path(config['run_dir']) / config['name']}  (agent: ppo:{Path(config['run_dir']) / config['name'] / 'model.pt'})")

@@ -18,7 +18,13 @@ from numba import njit
 from handfoot_env import actions as A
 from handfoot_env import observation as O
 from handfoot_env.baselines.greedy import _RANK as GREEDY_RANK
-from handfoot_env.baselines.heuristic import FEED_PENALTY, LATE_STOCK, PAIR_BONUS
+from handfoot_env.baselines.heuristic_params import (
+    BLACK_THREE_SCORE, BLACK_THREE_WORTH_SCORE, BLOCK_PILE_SIZE, CLEAN_MIN_SIZE, DEFAULT_PARAMS, DIRTY_PREFERENCE,
+    EXTRA_PROTECTED, FEED_PENALTY, FEED_PILE_MIN, HELD_CARD_VALUE, HOLD_PAIRS_PILE, KEEP_TWO_STOCK, LATE_OUT_NEAR,
+    LATE_STOCK, MAX_GROUP_WILDS, NEW_GROUP_MIN, OUT_MARGIN, OWN_GROUP_BONUS, PAIR_BONUS, PARTNER_CARD_WEIGHT,
+    PROTECT_ALWAYS, RUSH_OUT_NEAR, TAKE_MIN_PILE, WILD_MIN_GROUP, WILD_PAIRS, WILD_STOCK, WILDS_FIRST,
+    WINDOW_RANK_SCORE, VALUE_WEIGHT,
+)
 from handfoot_env.cards import (
     BLACK_THREE, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
 )
@@ -231,12 +237,12 @@ def first_in_plan(plan, count, mask):
 
 # ---------------------------------------------------------------------------- draw
 @njit(cache=True)
-def draw_choice(obs, mask, plan):
+def draw_choice(obs, mask, plan, params):
     if obs[O.HOUSE_RULE_RUNS] != 0:  # house: the top discard comes with one stock card; take it if it fits
         if mask[A.TAKE_PILE] and (top_fits(obs) or not mask[A.DRAW]):
             return A.TAKE_PILE
         return A.DRAW if mask[A.DRAW] else first_legal(mask)
-    if mask[A.TAKE_PILE]:
+    if mask[A.TAKE_PILE] and obs[O.PILE_SIZE] >= params[TAKE_MIN_PILE]:
         return A.TAKE_PILE
     top = pile_top(obs)
     # Partnership: stage groups before the take when that makes the take open the side.
@@ -254,7 +260,7 @@ def draw_choice(obs, mask, plan):
 
 # ---------------------------------------------------------------------------- melding after opening
 @njit(cache=True)
-def going_out_wins(obs, rules):
+def going_out_wins(obs, rules, params):
     """HeuristicAgent._going_out_wins, in the float32 arithmetic of the Python version."""
     players = int(obs[O.GAME_PLAYERS])
     owners = players // 2 if obs[O.GAME_PARTNERSHIP] != 0 else players
@@ -277,19 +283,43 @@ def going_out_wins(obs, rules):
     held = np.float32(0.0)
     for slot in range(1, players):
         base = O.SEATS + slot * O.SEAT_FIELDS
-        held = np.float32(held + np.float32(obs[base + O.SEAT_HELD] + obs[base + O.SEAT_FOOT]))
-    held = np.float32(held * np.float32(8.0))
+        cards = np.float32(obs[base + O.SEAT_HELD] + obs[base + O.SEAT_FOOT])
+        if obs[base + O.SEAT_PARTNER] != 0:
+            cards = np.float32(cards * np.float32(params[PARTNER_CARD_WEIGHT]))
+        held = np.float32(held + cards)
+    held = np.float32(held * np.float32(params[HELD_CARD_VALUE]))
     share = np.float32(held / np.float32(max(owners - 1, 1)))
-    return mine > np.float32(theirs - share)
+    return np.float32(mine + np.float32(params[OUT_MARGIN])) > np.float32(theirs - share)
 
 
 @njit(cache=True)
-def meld_choice(obs, mask, rules):
+def they_can_go_out(obs):
+    """An other side has the books to go out and one of its players is on the foot."""
+    players = int(obs[O.GAME_PLAYERS])
+    owners = players // 2 if obs[O.GAME_PARTNERSHIP] != 0 else players
+    books = False
+    for slot in range(1, owners):
+        base = O.OWNERS + slot * O.OWNER_FIELDS
+        if obs[base + O.OWNER_CLEAN_BOOKS] >= obs[O.GAME_CLEAN_NEEDED] and obs[base + O.OWNER_DIRTY_BOOKS] >= obs[O.GAME_DIRTY_NEEDED]:
+            books = True
+    if not books:
+        return False
+    for slot in range(1, players):
+        base = O.SEATS + slot * O.SEAT_FIELDS
+        if obs[base + O.SEAT_PARTNER] == 0 and obs[base + O.SEAT_ON_FOOT] != 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def meld_choice(obs, mask, rules, params):
     """HeuristicAgent._meld: a meld to make, or NONE."""
     clean = obs[O.OWNERS + O.OWNER_CLEAN_BOOKS]
     need_clean = int(obs[O.GAME_CLEAN_NEEDED])
     stock = int(obs[O.GAME_STOCK])
-    keep_two = obs[O.ON_FOOT] != 0 and not going_out_wins(obs, rules) and stock > 30
+    out_near = they_can_go_out(obs)
+    keep_two = (obs[O.ON_FOOT] != 0 and not going_out_wins(obs, rules, params) and stock > params[KEEP_TWO_STOCK]
+                and not (out_near and params[RUSH_OUT_NEAR] != 0))
     cards = np.float32(0.0)
     for k in range(NUM_KINDS):
         cards += obs[O.HAND + k]
@@ -318,8 +348,9 @@ def meld_choice(obs, mask, rules):
         if clean < need_clean and obs[O.HAND + TWO] >= 3 and allowed(A.START_TWOS_BOOK, 3):
             return A.START_TWOS_BOOK
     # Naturals onto our groups, then new clean groups of three or more.
+    hold_pairs = obs[O.PILE_SIZE] >= params[HOLD_PAIRS_PILE]
     for r in range(NUM_NATURALS):
-        if allowed(A.ADD_NATURAL + r, 1):
+        if allowed(A.ADD_NATURAL + r, 1) and not (hold_pairs and obs[O.HAND + FIRST_NATURAL + r] == 2):
             return A.ADD_NATURAL + r
     keys = np.empty(NUM_NATURALS, dtype=np.float32)
     for r in range(NUM_NATURALS):
@@ -327,17 +358,21 @@ def meld_choice(obs, mask, rules):
     order = stable_order(keys)
     for i in range(NUM_NATURALS):
         r = order[i]
-        if obs[O.HAND + FIRST_NATURAL + r] >= 3 and allowed(A.START_GROUP + 3 * r, 3):
+        if obs[O.HAND + FIRST_NATURAL + r] >= max(3, params[NEW_GROUP_MIN]) and allowed(A.START_GROUP + 3 * r, 3):
             return A.START_GROUP + 3 * r
     # Wilds: never on the clean groups counted on for the clean books still needed.
-    late = stock < LATE_STOCK * int(obs[O.GAME_PLAYERS])
+    late = stock < params[LATE_STOCK] * int(obs[O.GAME_PLAYERS]) or (out_near and params[LATE_OUT_NEAR] != 0)
     sizes = np.empty(NUM_NATURALS, dtype=np.float32)
     for r in range(NUM_NATURALS):
         sizes[r] = -group_size(obs, 0, r)
     by_size = stable_order(sizes)  # the groups nearest to a book first
+    wild_keys = np.empty(NUM_NATURALS, dtype=np.float64)
+    for r in range(NUM_NATURALS):
+        wild_keys[r] = -np.float64(group_size(obs, 0, r)) - (params[DIRTY_PREFERENCE] if group_wilds(obs, 0, r) > 0 else 0.0)
+    by_wild_order = stable_order(wild_keys)  # where wilds go: nearest to a book, dirty ones first
     protected = np.zeros(NUM_NATURALS, dtype=np.bool_)
-    if clean < need_clean and not late:
-        room = int(np.float32(need_clean) - clean)
+    if (clean < need_clean or params[PROTECT_ALWAYS] != 0) and not late:
+        room = max(max(int(np.float32(need_clean) - clean), 0) + int(params[EXTRA_PROTECTED]), 0)
         for i in range(NUM_NATURALS):
             r = by_size[i]
             if room == 0:
@@ -345,23 +380,32 @@ def meld_choice(obs, mask, rules):
             if group_size(obs, 0, r) > 0 and group_wilds(obs, 0, r) == 0:  # a clean group
                 protected[r] = True
                 room -= 1
+    for r in range(NUM_NATURALS):
+        if group_size(obs, 0, r) >= params[CLEAN_MIN_SIZE] and group_wilds(obs, 0, r) == 0:
+            protected[r] = True
     # Pairs go down with a wild first, then wilds finish the groups nearest to a book.
     values = np.empty(NUM_NATURALS, dtype=np.float64)
     for r in range(NUM_NATURALS):
         values[r] = -VALUES[FIRST_NATURAL + r]
     by_value = stable_order(values)
-    for i in range(NUM_NATURALS):
-        r = by_value[i]
-        for comp in (2, 1):
-            if allowed(A.START_GROUP + 3 * r + comp, 3):
-                return A.START_GROUP + 3 * r + comp
-    for i in range(NUM_NATURALS):
-        r = by_size[i]
-        if group_size(obs, 0, r) == 0 or protected[r]:
-            continue
-        for action in (A.ADD_JOKER + r, A.ADD_TWO + r):
-            if allowed(action, 1):
-                return action
+    for step in range(2):
+        if (step == 0) == (params[WILDS_FIRST] == 0):
+            for i in range(NUM_NATURALS if params[WILD_PAIRS] != 0 else 0):
+                r = by_value[i]
+                if hold_pairs and obs[O.HAND + FIRST_NATURAL + r] == 2:
+                    continue
+                for comp in (2, 1):
+                    if allowed(A.START_GROUP + 3 * r + comp, 3):
+                        return A.START_GROUP + 3 * r + comp
+        else:
+            for i in range(NUM_NATURALS if stock < params[WILD_STOCK] else 0):
+                r = by_wild_order[i]
+                size = group_size(obs, 0, r)
+                if size == 0 or protected[r] or size < params[WILD_MIN_GROUP] or group_wilds(obs, 0, r) >= params[MAX_GROUP_WILDS]:
+                    continue
+                for action in (A.ADD_JOKER + r, A.ADD_TWO + r):
+                    if allowed(action, 1):
+                        return action
     return NONE
 
 
@@ -381,14 +425,14 @@ def suited_discard(obs, mask, rank):
 
 
 @njit(cache=True)
-def discard_choice(obs, mask):
+def discard_choice(obs, mask, params):
     next_slot = 1  # the next player is always the first other side
     pile_size = int(obs[O.PILE_SIZE])
     window = 0.0
     for k in range(NUM_KINDS):
         window += np.float64(obs[O.PILE_TAKE_WINDOW + k]) * VALUES[k]
     pile_worth = pile_size >= 6 or window >= 60
-    next_can_take = pile_size >= 6 and obs[O.OWNERS + next_slot * O.OWNER_FIELDS + O.OWNER_OPENED] > 0
+    next_can_take = pile_size >= params[FEED_PILE_MIN] and obs[O.OWNERS + next_slot * O.OWNER_FIELDS + O.OWNER_OPENED] > 0
     runs = obs[O.HOUSE_RULE_RUNS] != 0
     best = NONE
     best_score = np.inf
@@ -400,19 +444,23 @@ def discard_choice(obs, mask):
             continue
         if kind == RED_THREE:
             score = -1000.0  # house: a red three held at the end costs 500
+        elif kind == TWO and pile_size >= params[BLOCK_PILE_SIZE]:
+            score = -200.0  # a 2 on top blocks the next player's take of a big pile
         elif kind == TWO or kind == JOKER:
             score = 1000.0 + VALUES[kind]  # never throw a wild away if anything else will do
         elif kind == BLACK_THREE:
-            score = -100.0 if pile_worth else -40.0
+            score = params[BLACK_THREE_WORTH_SCORE] if pile_worth else params[BLACK_THREE_SCORE]
         else:
             r = kind - FIRST_NATURAL
-            score = VALUES[kind]
+            score = params[VALUE_WEIGHT] * VALUES[kind]
             if obs[O.HAND + kind] >= 2:
-                score += PAIR_BONUS  # a pair: a ticket to the pile
+                score += params[PAIR_BONUS]  # a pair: a ticket to the pile
             if group_size(obs, 0, r) > 0:
-                score += 30  # it would go on our group
+                score += params[OWN_GROUP_BONUS]  # it would go on our group
             if group_size(obs, next_slot, r) > 0 and next_can_take:
-                score += FEED_PENALTY
+                score += params[FEED_PENALTY]
+            if obs[O.PILE_TAKE_WINDOW + kind] > 0:
+                score += params[WINDOW_RANK_SCORE]
         if score < best_score:
             best, best_score = action, score
     if best == NONE:
@@ -422,7 +470,7 @@ def discard_choice(obs, mask):
 
 # ---------------------------------------------------------------------------- one decision
 @njit(cache=True)
-def heuristic_choice(obs, mask, rules, plan):
+def heuristic_choice(obs, mask, rules, params, plan):
     legal = 0
     only = NONE
     for a in range(mask.shape[0]):
@@ -432,7 +480,7 @@ def heuristic_choice(obs, mask, rules, plan):
     if legal == 1:
         return only
     if obs[O.GAME_DRAW_PHASE] != 0:
-        return draw_choice(obs, mask, plan)
+        return draw_choice(obs, mask, plan, params)
     if obs[O.GAME_OPENED] == 0:
         needed = np.float64(obs[O.GAME_MINIMUM]) * 100 - np.float64(obs[O.STAGED_VALUE]) * 100
         count = opening_plan(obs, needed, -1, 0, mask, True, plan)
@@ -440,17 +488,18 @@ def heuristic_choice(obs, mask, rules, plan):
             action = first_in_plan(plan, count, mask)
             if action != NONE:
                 return action
-        return discard_choice(obs, mask)
-    action = meld_choice(obs, mask, rules)
-    return action if action != NONE else discard_choice(obs, mask)
+        return discard_choice(obs, mask, params)
+    action = meld_choice(obs, mask, rules, params)
+    return action if action != NONE else discard_choice(obs, mask, params)
 
 
 @njit(cache=True)
-def heuristic_actions(observations, masks, rules, out):
-    """The heuristic's decision for every row (``rules`` is ``Rules.kernel``)."""
+def heuristic_actions(observations, masks, rules, params, out):
+    """The heuristic's decision for every row (``rules`` is ``Rules.kernel``, ``params`` its
+    numbers in ``heuristic_params`` order)."""
     plan = np.empty(PLAN_SIZE, dtype=np.int64)
     for b in range(masks.shape[0]):
-        out[b] = heuristic_choice(observations[b], masks[b], rules[0], plan)
+        out[b] = heuristic_choice(observations[b], masks[b], rules[0], params, plan)
 
 
 # ---------------------------------------------------------------------------- the agents
@@ -462,7 +511,7 @@ def compile_baselines() -> None:
         engine = VectorEngine(rules, batch_size=8, seed=0)
         masks, observations = engine.legal_mask().copy(), engine.observe().copy()
         out = np.empty(8, dtype=np.int64)
-        heuristic_actions(observations, masks, rules.kernel, out)
+        heuristic_actions(observations, masks, rules.kernel, DEFAULT_PARAMS, out)
         greedy_actions(masks, GREEDY_RANK, out)
 
 
@@ -482,19 +531,22 @@ class CompiledGreedy:
 
 
 class CompiledHeuristic:
-    """``HeuristicAgent``'s decisions, compiled over the observation batch."""
+    """``HeuristicAgent``'s decisions, compiled over the observation batch; ``params``
+    (``heuristic_params`` order) plays a variant."""
 
     name = "heuristic"
 
-    def __init__(self, rules: Rules | None = None):
+    def __init__(self, rules: Rules | None = None, params: np.ndarray | None = None, name: str = "heuristic"):
         self.rules = rules if rules is not None else Rules.preset("classic")
+        self.params = np.ascontiguousarray(DEFAULT_PARAMS if params is None else params, dtype=np.float64)
+        self.name = name
         compile_once("baselines", compile_baselines, "half a minute")
 
     def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         masks = np.ascontiguousarray(masks, dtype=np.bool_)
         observations = np.ascontiguousarray(observations, dtype=np.float32)
         out = np.empty(masks.shape[0], dtype=np.int64)
-        heuristic_actions(observations, masks, self.rules.kernel, out)
+        heuristic_actions(observations, masks, self.rules.kernel, self.params, out)
         return out
 
 

@@ -28,24 +28,21 @@ from handfoot_env.cards import (
     BLACK_THREE, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
 )
 from handfoot_env import observation as O
+from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS, params_dict
 from handfoot_env.observation import ObservationView
 from handfoot_env.rules import Rules
 
 VALUES = np.asarray(KIND_VALUES, dtype=np.float64)
-# Discard scores, tuned by duplicate matches against `greedy` (see README): keeping pairs
-# pays; steering clear of the next player's groups pays only as a tie-breaker, since a
-# rank already on their table is rarely one they still hold a pair of.
-PAIR_BONUS = 40
-FEED_PENALTY = 3
-LATE_STOCK = 4  # "late in the deal": fewer than this many stock cards per player
 
 
 class HeuristicAgent:
     name = "heuristic"
 
-    def __init__(self, rules: Rules | None = None):
+    def __init__(self, rules: Rules | None = None, params: np.ndarray | None = None):
         # The rule numbers its estimates use (book bonuses, going out); the presets share them.
         self.rules = rules if rules is not None else Rules.preset("classic")
+        # Its own numbers (``heuristic_params``): the defaults, or a variant found by ``train/tune.py``.
+        self.p = params_dict(DEFAULT_PARAMS if params is None else params)
 
     def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         masks = np.asarray(masks, dtype=bool)
@@ -73,7 +70,7 @@ class HeuristicAgent:
             if mask[A.TAKE_PILE] and (self._top_fits(view) or not mask[A.DRAW]):
                 return A.TAKE_PILE
             return A.DRAW if mask[A.DRAW] else int(np.flatnonzero(mask)[0])
-        if mask[A.TAKE_PILE]:
+        if mask[A.TAKE_PILE] and view.pile_size >= self.p["take_min_pile"]:
             return A.TAKE_PILE
         top = view.pile_top
         # Partnership: stage groups before the take when that makes the take open the side.
@@ -194,7 +191,10 @@ class HeuristicAgent:
         clean = view.side(0)[O.OWNER_CLEAN_BOOKS]
         need_clean, _ = view.books_needed
         groups = view.groups(0)
-        keep_two = view.on_foot and not self._going_out_wins(view) and view.stock_size > 30
+        p = self.p
+        out_near = self._they_can_go_out(view)
+        keep_two = (view.on_foot and not self._going_out_wins(view) and view.stock_size > p["keep_two_stock"]
+                    and not (out_near and p["rush_out_near"]))
         cards = hand.sum()
 
         def allowed(action: int, used: int) -> bool:
@@ -216,24 +216,32 @@ class HeuristicAgent:
                         return A.start_run(suit, low)
             if clean < need_clean and hand[TWO] >= 3 and allowed(A.START_TWOS_BOOK, 3):
                 return A.START_TWOS_BOOK
-        # Naturals onto our groups, then new clean groups of three or more.
+        # Naturals onto our groups (a pair may be held back while the pile is big: a ticket to
+        # it), then new clean groups of three or more.
+        hold_pairs = view.pile_size >= p["hold_pairs_pile"]
         for r in range(NUM_NATURALS):
-            if allowed(A.add_natural(r), 1):
+            if allowed(A.add_natural(r), 1) and not (hold_pairs and hand[FIRST_NATURAL + r] == 2):
                 return A.add_natural(r)
         for r in sorted(range(NUM_NATURALS), key=lambda r: -hand[FIRST_NATURAL + r]):
-            if hand[FIRST_NATURAL + r] >= 3 and allowed(A.start_group(r, 0), 3):
+            if hand[FIRST_NATURAL + r] >= max(3, p["new_group_min"]) and allowed(A.start_group(r, 0), 3):
                 return A.start_group(r, 0)
         # Wilds: never on the clean groups we are counting on for the clean books we still
         # need (seed 000: "keep one group clean until it is finished"); elsewhere they build
         # dirty books, the group nearest to a book first.
-        late = view.stock_size < LATE_STOCK * view.num_players
+        late = view.stock_size < p["late_stock"] * view.num_players or (out_near and bool(p["late_out_near"]))
         clean_groups = [r for r in range(NUM_NATURALS) if groups[r].sum() > 0 and groups[r][1:].sum() == 0]
-        protected = set()
-        if clean < need_clean and not late:
-            protected = set(sorted(clean_groups, key=lambda r: -groups[r].sum())[: int(need_clean - clean)])
+        protected = {r for r in clean_groups if groups[r].sum() >= p["clean_min_size"]}
+        if (clean < need_clean or p["protect_always"]) and not late:
+            count = max(max(int(need_clean - clean), 0) + int(p["extra_protected"]), 0)
+            protected |= set(sorted(clean_groups, key=lambda r: -groups[r].sum())[:count])
+
         def add_wilds() -> int | None:
-            for r in sorted(range(NUM_NATURALS), key=lambda r: -groups[r].sum()):
-                if groups[r].sum() == 0 or r in protected:
+            if view.stock_size >= p["wild_stock"]:
+                return None
+            dirty_first = p["dirty_preference"]
+            for r in sorted(range(NUM_NATURALS), key=lambda r: -groups[r].sum() - dirty_first * (groups[r][1:].sum() > 0)):
+                size = groups[r].sum()
+                if size == 0 or r in protected or size < p["wild_min_group"] or groups[r][1:].sum() >= p["max_group_wilds"]:
                     continue
                 for action in (A.add_joker(r), A.add_two(r)):
                     if allowed(action, 1):
@@ -241,7 +249,11 @@ class HeuristicAgent:
             return None
 
         def start_with_wild() -> int | None:
+            if not p["wild_pairs"]:
+                return None
             for r in sorted(range(NUM_NATURALS), key=lambda r: -VALUES[FIRST_NATURAL + r]):
+                if hold_pairs and hand[FIRST_NATURAL + r] == 2:
+                    continue
                 for comp in (2, 1):
                     if allowed(A.start_group(r, comp), 3):
                         return A.start_group(r, comp)
@@ -249,11 +261,20 @@ class HeuristicAgent:
 
         # Pairs go down with a wild first (more groups, more books to come: measured better
         # than holding them), then wilds finish the groups nearest to a book.
-        for step in (start_with_wild, add_wilds):
+        for step in ((add_wilds, start_with_wild) if p["wilds_first"] else (start_with_wild, add_wilds)):
             action = step()
             if action is not None:
                 return action
         return None
+
+    @staticmethod
+    def _they_can_go_out(view: ObservationView) -> bool:
+        """An other side has the books to go out and one of its players is on the foot."""
+        need_clean, need_dirty = view.books_needed
+        books = any(view.side(s)[O.OWNER_CLEAN_BOOKS] >= need_clean and view.side(s)[O.OWNER_DIRTY_BOOKS] >= need_dirty
+                    for s in range(1, view.num_owners))
+        return books and any(not view.seat(s)[O.SEAT_PARTNER] and view.seat(s)[O.SEAT_ON_FOOT]
+                             for s in range(1, view.num_players))
 
     def _going_out_wins(self, view: ObservationView) -> bool:
         """Rough deal-score estimate: would ending the deal now leave my side ahead?"""
@@ -267,8 +288,13 @@ class HeuristicAgent:
 
         mine = side_estimate(0) + rules.going_out_bonus - float((view.hand * VALUES).sum())
         theirs = max(side_estimate(s) for s in range(1, view.num_owners))
-        held = sum(view.seat(s)[O.SEAT_HELD] + view.seat(s)[O.SEAT_FOOT] for s in range(1, view.num_players)) * 8.0
-        return mine > theirs - held / max(view.num_owners - 1, 1)
+        def cards(slot: int):  # a partner's cards weigh partner_card_weight (they cost us, not them)
+            seat = view.seat(slot)
+            held = seat[O.SEAT_HELD] + seat[O.SEAT_FOOT]
+            return held * np.float32(self.p["partner_card_weight"]) if seat[O.SEAT_PARTNER] else held
+
+        held = sum(cards(s) for s in range(1, view.num_players)) * np.float32(self.p["held_card_value"])
+        return mine + np.float32(self.p["out_margin"]) > theirs - held / max(view.num_owners - 1, 1)
 
     # ------------------------------------------------------------------ the discard
     def _discard(self, view: ObservationView, mask: np.ndarray) -> int:
@@ -278,7 +304,7 @@ class HeuristicAgent:
         pile_worth = view.pile_size >= 6 or (view.pile_take_window * VALUES).sum() >= 60
         next_side = view.side(view.next_side_slot())
         # The next player can take only an opened pile of 7 (classic) or, in partnership, any pile.
-        next_can_take = view.pile_size >= 6 and next_side[O.OWNER_OPENED] > 0
+        next_can_take = view.pile_size >= self.p["feed_pile_min"] and next_side[O.OWNER_OPENED] > 0
         best, best_score = None, np.inf
         for kind in range(NUM_KINDS):
             action = A.discard(kind)
@@ -286,21 +312,26 @@ class HeuristicAgent:
                 action = self._suited_discard(view, mask, kind - FIRST_NATURAL)
             if action is None or not mask[action]:
                 continue
+            p = self.p
             if kind == RED_THREE:
                 score = -1000.0  # house: a red three held at the end costs 500
+            elif kind == TWO and view.pile_size >= p["block_pile_size"]:
+                score = -200.0  # a 2 on top blocks the next player's take of a big pile
             elif kind in (TWO, JOKER):
                 score = 1000.0 + VALUES[kind]  # never throw a wild away if anything else will do
             elif kind == BLACK_THREE:
-                score = -100.0 if pile_worth else -40.0
+                score = p["black_three_worth_score"] if pile_worth else p["black_three_score"]
             else:
                 r = kind - FIRST_NATURAL
-                score = VALUES[kind]
+                score = p["value_weight"] * VALUES[kind]  # low cards first: they cost least if caught
                 if hand[kind] >= 2:
-                    score += PAIR_BONUS  # a pair: a ticket to the pile
+                    score += p["pair_bonus"]  # a pair: a ticket to the pile
                 if my_groups[r].sum() > 0:
-                    score += 30  # it would go on our group
+                    score += p["own_group_bonus"]  # it would go on our group
                 if next_groups[r].sum() > 0 and next_can_take:
-                    score += FEED_PENALTY  # feeding the next player's group
+                    score += p["feed_penalty"]  # feeding the next player's group
+                if view.pile_take_window[kind] > 0:
+                    score += p["window_rank_score"]  # a rank already thrown lately
             if score < best_score:
                 best, best_score = action, score
         if best is None:

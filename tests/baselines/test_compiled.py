@@ -8,6 +8,7 @@ import pytest
 from handfoot_env.baselines.compiled import CompiledGreedy, CompiledHeuristic
 from handfoot_env.baselines.greedy import GreedyAgent
 from handfoot_env.baselines.heuristic import HeuristicAgent
+from handfoot_env.baselines.heuristic_params import OFF, PARAMS, params_array
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
 from handfoot_env.vector.sampling import random_legal_actions
@@ -42,3 +43,43 @@ def test_compiled_baselines_make_the_python_baselines_decisions(preset, players)
                                                       random_legal_actions(masks, rng)))
         engine.step(actions)
     assert decisions >= 100_000
+
+
+def random_variants(count: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """Heuristic variants drawn over each number's search range, thresholds sometimes OFF."""
+    variants = []
+    for _ in range(count):
+        values = {}
+        for name, p in PARAMS.items():
+            value = rng.uniform(p.low, p.high) if p.high > p.low else p.default
+            if p.whole:
+                value = float(round(value))
+            if p.default == OFF and rng.random() < 0.3:
+                value = OFF
+            values[name] = value
+        variants.append(params_array(values))
+    return variants
+
+
+@pytest.mark.parametrize("preset,players", [("classic", 2), ("partnership", 4), ("house", 4)])
+def test_compiled_heuristic_variants_make_the_python_variants_decisions(preset, players):
+    """Every number of ``heuristic_params`` means the same in both versions: random variants
+    (each game seat played by one of them) agree action for action."""
+    rules = Rules.preset(preset, num_players=players)
+    rng = np.random.default_rng(7)
+    variants = random_variants(4, rng) + [params_array({"wild_pairs": 0, "wilds_first": 1, "hold_pairs_pile": 4,
+                                                        "new_group_min": 4, "extra_protected": 2, "protect_always": 1,
+                                                        "late_out_near": 1, "rush_out_near": 1})]
+    engine = VectorEngine(rules, batch_size=40, seed=11)
+    pairs = [(HeuristicAgent(rules, v), CompiledHeuristic(rules, v)) for v in variants]
+    for step in range(1500):
+        masks = engine.legal_mask()
+        observations = engine.observe()
+        python, compiled = pairs[step % len(pairs)]
+        expected = python.act(observations, masks)
+        got = compiled.act(observations, masks)
+        different = np.flatnonzero(expected != got)
+        assert len(different) == 0, (f"variant {step % len(pairs)}, game {different[0]}: python "
+                                     f"{expected[different[0]]}, compiled {got[different[0]]}")
+        roll = rng.random(len(masks))
+        engine.step(np.where(roll < 0.9, got, random_legal_actions(masks, rng)))

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 from nbclient import NotebookClient
 
@@ -184,3 +185,20 @@ def test_the_anchor_holds_fine_tuning_near_the_warm_start(tmp_path):
         return float(torch.where(masks, start.exp() * (start - log_probs(state_dict)), 0.0).sum(-1).mean())
 
     assert kl_from_start(anchored["policy"]) < 0.5 * kl_from_start(free["policy"])
+
+
+def test_a_run_can_tune_its_teacher_and_advisor_first(tmp_path):
+    """tune_generations: the heuristic search runs before the warm start; the variant it finds
+    is saved in the run folder, taught by imitation, and advises the saved model."""
+    from agents.policy import Policy
+    from handfoot_env.baselines.heuristic_params import load_params
+
+    overrides = TINY + [f"run_dir={tmp_path}", "name=tuned", "total_timesteps=256", "tune_generations=1",
+                        "tune_population=3", "tune_elite=1", "tune_pairs=2", "seed=5"]
+    summary = train(load_config(ROOT / "configs" / "quick.yaml", overrides))
+    run = tmp_path / "tuned"
+    tuned = load_params(run / "tuned.json")
+    model, _, _ = Policy.load(run / "model.pt")
+    assert np.array_equal(model.advisor_params.numpy(), tuned)
+    assert summary["tuned"]["final"]["vs"] == "heuristic" and summary["tuned"]["final"]["games"] == 4
+    assert "tuning" in summary["timing"]

@@ -1,0 +1,99 @@
+"""The heuristic's numbers, in one table.
+
+Each number has its default (what ``heuristic`` plays: the readable ``HeuristicAgent`` and
+its compiled port), the range a search may try (``train/tune.py``, which looks for a
+variant that beats the default in duplicate matches), and what it decides.  The compiled
+heuristic takes them as one float array in this table's order, so any variant plays at
+engine speed; ``tuned`` agents are such arrays saved as JSON by name.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+OFF = 1e9  # a threshold never reached: the habit is off
+
+
+class Param(NamedTuple):
+    default: float
+    low: float  # the range a search tries (a value at ``high`` of a threshold means OFF)
+    high: float
+    whole: bool  # a count or a switch: the search rounds it
+    what: str
+
+
+PARAMS: dict[str, Param] = {
+    "pair_bonus": Param(40.0, 0, 100, False, "discard score added to a card of a held natural pair (a ticket to the pile)"),
+    "feed_penalty": Param(3.0, -40, 30, False, "discard score added to a rank on the next side's table when it may take the "
+                          "pile (negative: such a rank is a safe discard, since they put those naturals down)"),
+    "late_stock": Param(4.0, 0, 10, False, "the deal is late below this many stock cards per player (wilds then go anywhere)"),
+    "keep_two_stock": Param(30.0, 0, 100, False, "on the foot, keep two cards while the stock holds more than this, unless going out wins"),
+    "held_card_value": Param(8.0, 0, 20, False, "points an opponent's held card (hand or foot) is guessed to cost them"),
+    "own_group_bonus": Param(30.0, 0, 60, False, "discard score added to a card that would go on our own group"),
+    "out_margin": Param(0.0, -500, 500, False, "points added to our side's estimate when judging whether going out wins"),
+    "take_min_pile": Param(0.0, 0, 6, False, "take the discard pile (classic, partnership) only when it holds at least this many cards"),
+    "wild_pairs": Param(1.0, 1, 1, True, "1: put a natural pair down with a wild; 0: keep pairs in hand"),
+    "extra_protected": Param(0.0, 0, 5, True, "clean groups kept clean beyond the clean books still needed"),
+    "black_three_worth_score": Param(-100.0, -100, -100, False, "discard score of a black three when the pile is worth taking"),
+    "black_three_score": Param(-40.0, -40, -40, False, "discard score of a black three otherwise"),
+    "wild_stock": Param(OFF, 20, 300, False, "wilds go onto groups only while the stock holds fewer cards than this"),
+    "new_group_min": Param(3.0, 3, 3, True, "naturals in hand needed to start a new clean group after opening"),
+    "clean_min_size": Param(OFF, 3, 8, True, "a clean group of at least this many cards is kept clean"),
+    "wild_min_group": Param(0.0, 0, 6, True, "wilds go only onto groups of at least this many cards"),
+    "max_group_wilds": Param(3.0, 2, 4, True, "wilds go only onto groups holding fewer wilds than this"),
+    "hold_pairs_pile": Param(OFF, 2, 30, False, "while the pile holds at least this many cards, natural pairs stay in hand (tickets to it)"),
+    "block_pile_size": Param(OFF, 5, 60, False, "discard a 2 (blocking the next take) once the pile holds this many cards"),
+    "wilds_first": Param(0.0, 0, 0, True, "1: wilds go onto groups before pairs go down with a wild"),
+    "protect_always": Param(0.0, 0, 1, True, "1: keep extra_protected clean groups clean even once the clean books are made"),
+    "dirty_preference": Param(0.0, 0, 8, False, "group sizes a dirty group is treated as bigger by when choosing where a wild goes"),
+    "partner_card_weight": Param(1.0, -1, 1, False, "a partner's held cards in the going-out estimate: 1 as an opponent's, -1 as ours"),
+    "late_out_near": Param(0.0, 0, 1, True, "1: the deal counts as late once another side could go out (wilds go anywhere)"),
+    "rush_out_near": Param(0.0, 0, 1, True, "1: stop keeping two cards on the foot once another side could go out"),
+    "feed_pile_min": Param(6.0, 0, 10, True, "the next side 'may take the pile' (feed_penalty) when it holds at least this many cards"),
+    "window_rank_score": Param(0.0, -40, 40, False, "discard score added to a rank among the pile's top cards (thrown lately)"),
+    "value_weight": Param(1.0, -1, 3, False, "weight of a natural's card value in its discard score (low cards go first)"),
+}
+NAMES = tuple(PARAMS)
+DEFAULT_PARAMS = np.array([p.default for p in PARAMS.values()], dtype=np.float64)
+
+# The compiled heuristic indexes the array with these.
+(PAIR_BONUS, FEED_PENALTY, LATE_STOCK, KEEP_TWO_STOCK, HELD_CARD_VALUE, OWN_GROUP_BONUS, OUT_MARGIN, TAKE_MIN_PILE,
+ WILD_PAIRS, EXTRA_PROTECTED, BLACK_THREE_WORTH_SCORE, BLACK_THREE_SCORE, WILD_STOCK, NEW_GROUP_MIN, CLEAN_MIN_SIZE,
+ WILD_MIN_GROUP, MAX_GROUP_WILDS, HOLD_PAIRS_PILE, BLOCK_PILE_SIZE, WILDS_FIRST, PROTECT_ALWAYS,
+ DIRTY_PREFERENCE, PARTNER_CARD_WEIGHT, LATE_OUT_NEAR, RUSH_OUT_NEAR, FEED_PILE_MIN,
+ WINDOW_RANK_SCORE, VALUE_WEIGHT) = range(len(NAMES))
+
+
+def params_array(values: dict[str, float] | None = None) -> np.ndarray:
+    """The defaults with ``values`` (by name) put in; an unknown name is an error."""
+    array = DEFAULT_PARAMS.copy()
+    for name, value in (values or {}).items():
+        if name not in PARAMS:
+            raise ValueError(f"unknown heuristic parameter {name!r}: choose from {', '.join(NAMES)}")
+        array[NAMES.index(name)] = float(value)
+    return array
+
+
+def params_dict(array: np.ndarray) -> dict[str, float]:
+    """The array as ``{name: value}``."""
+    return {name: float(v) for name, v in zip(NAMES, array)}
+
+
+def load_params(path: str | Path) -> np.ndarray:
+    """A variant saved by ``save_params`` (``{"format": ..., "params": {name: value}, ...}``)."""
+    try:
+        data = json.loads(Path(path).read_text())
+        return params_array(data["params"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"cannot read heuristic parameters from {path}: {exc}") from None
+
+
+def save_params(path: str | Path, array: np.ndarray, **info) -> None:
+    """Save a variant by name (only the numbers that differ from the defaults are listed first)."""
+    changed = {n: v for n, v in params_dict(array).items() if v != PARAMS[n].default}
+    Path(path).write_text(json.dumps({"format": "handfoot-heuristic-params", "params": params_dict(array),
+                                      "changed": changed, **info}, indent=2) + "\n")

@@ -1,0 +1,56 @@
+"""The network's advisor: which heuristic advises it travels with the weights."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from agents.policy import Policy
+from handfoot_env.actions import NUM_ACTIONS
+from handfoot_env.baselines.compiled import CompiledHeuristic
+from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS, params_array
+from handfoot_env.observation import OBS_SIZE
+from handfoot_env.rules import Rules
+from handfoot_env.vector import VectorEngine
+from train.imitation import demonstrations
+
+VARIANT = params_array({"extra_protected": 2, "feed_penalty": -20, "feed_pile_min": 0})
+RULES = Rules.preset("partnership")
+
+
+def positions(count: int = 64, steps: int = 300):
+    engine = VectorEngine(RULES, batch_size=count, seed=2)
+    heuristic = CompiledHeuristic(RULES)
+    for _ in range(steps):
+        engine.step(heuristic.act(engine.observe(), engine.legal_mask()))
+    return engine.observe().copy(), engine.legal_mask().copy()
+
+
+def test_the_advice_input_is_the_advising_variants_choice():
+    observations, masks = positions()
+    policy = Policy((16,), advisor=True, advisor_params=VARIANT)
+    x = policy.inputs(observations, masks, RULES)
+    assert x.shape == (len(masks), OBS_SIZE + NUM_ACTIONS)
+    advised = x[:, OBS_SIZE:].argmax(1)
+    assert np.array_equal(advised, CompiledHeuristic(RULES, VARIANT).act(observations, masks))
+    default = Policy((16,), advisor=True).inputs(observations, masks, RULES)[:, OBS_SIZE:].argmax(1)
+    assert np.array_equal(default, CompiledHeuristic(RULES).act(observations, masks))
+
+
+def test_the_advisor_is_saved_with_the_model_and_old_files_get_the_default(tmp_path):
+    policy = Policy((16,), advisor=True, advisor_params=VARIANT)
+    policy.save(tmp_path / "m.pt", RULES)
+    loaded, _, _ = Policy.load(tmp_path / "m.pt")
+    assert np.array_equal(loaded.advisor_params.numpy(), VARIANT)
+    # a model file from before advisors could be tuned has no advisor_params: the default heuristic advised it
+    data = torch.load(tmp_path / "m.pt", weights_only=False)
+    del data["state_dict"]["advisor_params"]
+    torch.save(data, tmp_path / "old.pt")
+    old, _, _ = Policy.load(tmp_path / "old.pt")
+    assert np.array_equal(old.advisor_params.numpy(), DEFAULT_PARAMS)
+
+
+def test_imitation_learns_from_the_advising_variant():
+    observations, masks, actions = next(demonstrations(RULES, 2048, seed=4, batch=64, params=VARIANT))
+    assert np.array_equal(actions, CompiledHeuristic(RULES, VARIANT).act(observations, masks))
+    assert not np.array_equal(actions, CompiledHeuristic(RULES).act(observations, masks))  # the variant plays its own way

@@ -1,0 +1,95 @@
+"""The heuristic search: its points mean what the table says, it is reproducible, and what
+it saves plays as ``tuned:FILE`` everywhere an agent name is taken."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from handfoot_env.baselines.heuristic_params import (
+    DEFAULT_PARAMS, NAMES, OFF, PARAMS, load_params, params_array, params_dict, save_params,
+)
+from handfoot_env.rules import Rules
+from handfoot_lab.cli import main
+from train.tune import HIGH, LOW, SEARCHED, TuneConfig, to_params, tune
+
+TINY = TuneConfig(generations=2, population=4, elite=2, pairs=6, seed=3, final_pairs=6)
+
+
+def test_the_search_moves_only_numbers_with_a_range_and_rounds_counts():
+    assert all(PARAMS[n].high > PARAMS[n].low for n in SEARCHED)
+    assert "black_three_score" not in SEARCHED  # a fixed number stays the default
+    point = np.array([PARAMS[n].low for n in SEARCHED], dtype=float) + 0.4
+    params = params_dict(to_params(point))
+    assert params["extra_protected"] == 0.0  # counts and switches are rounded
+    assert params["black_three_score"] == PARAMS["black_three_score"].default
+    top = params_dict(to_params(HIGH.astype(float)))
+    assert top["block_pile_size"] == OFF and top["wild_stock"] == OFF  # a threshold at the top of its range is off
+    assert np.all(LOW <= HIGH)
+
+
+def test_tuning_is_reproducible_and_judged_on_fresh_deals():
+    rules = Rules.preset("partnership", num_deals=1)
+    first, second = tune(rules, TINY), tune(rules, TINY)
+    assert np.array_equal(first.params, second.params)
+    assert first.final.to_dict() | {"steps_per_sec": 0} == second.final.to_dict() | {"steps_per_sec": 0}
+    assert first.final.games == TINY.final_pairs * rules.num_owners and first.final.vs == "heuristic"
+    assert len(first.history) == TINY.generations
+    for name, value in params_dict(first.params).items():
+        p = PARAMS[name]
+        assert value == p.default or p.low <= value <= p.high or value == OFF
+    other = tune(rules, TuneConfig(**{**TINY.__dict__, "seed": 4}))
+    assert not np.array_equal(first.params, other.params)
+
+
+def test_a_bad_search_config_is_refused():
+    with pytest.raises(ValueError, match="elite"):
+        tune(Rules.preset("classic"), TuneConfig(population=2, elite=3))
+    with pytest.raises(ValueError, match="pairs"):
+        tune(Rules.preset("classic"), TuneConfig(pairs=0))
+
+
+def test_saved_params_round_trip_and_bad_files_are_one_line(tmp_path):
+    params = params_array({"extra_protected": 2, "feed_penalty": -20})
+    save_params(tmp_path / "v.json", params, preset="partnership", players=4)
+    assert np.array_equal(load_params(tmp_path / "v.json"), params)
+    assert json.loads((tmp_path / "v.json").read_text())["changed"] == {"feed_penalty": -20.0, "extra_protected": 2.0}
+    (tmp_path / "bad.json").write_text('{"params": {"no_such_number": 1}}')
+    with pytest.raises(ValueError, match="no_such_number"):
+        load_params(tmp_path / "bad.json")
+    with pytest.raises(ValueError, match="cannot read"):
+        load_params(tmp_path / "missing.json")
+    assert len(DEFAULT_PARAMS) == len(NAMES)
+
+
+def test_tune_cli_saves_a_variant_that_eval_plays(tmp_path, capsys):
+    out = tmp_path / "tuned.json"
+    assert main(["tune", "--preset", "classic", "--deals", "1", "--generations", "1", "--population", "2",
+                 "--elite", "1", "--pairs", "3", "--final-pairs", "3", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "vs heuristic" in printed and f"tuned:{out}" in printed
+    assert main(["eval", "--preset", "classic", "--deals", "1", "--team", f"tuned:{out}", "--vs", "heuristic",
+                 "--pairs", "3", "--json", "--no-progress"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 6
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--elite", "5", "--population", "2"], "elite"),
+    (["--out", "/no/such/folder/t.json"], "does not exist"),
+    (["--pairs", "0"], "pairs"),
+])
+def test_tune_cli_bad_input_is_one_line_and_status_2(argv, message, capsys):
+    assert main(["tune", "--preset", "classic", "--generations", "1"] + argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_a_tuned_agent_outside_its_preset_says_so(tmp_path):
+    save_params(tmp_path / "v.json", DEFAULT_PARAMS, preset="partnership", players=4)
+    with pytest.warns(UserWarning, match="tuned on partnership with 4 players and plays classic with 2"):
+        make_agent(f"tuned:{tmp_path / 'v.json'}", rules=Rules.preset("classic"))
+    with pytest.raises(ValueError, match="no tuned heuristic"):
+        make_agent(f"tuned:{tmp_path / 'missing.json'}", rules=Rules.preset("classic"))

@@ -219,6 +219,11 @@ class ObservationView:
         return self.obs[PILE_TAKE_WINDOW:PILE_TAKE_WINDOW + NUM_KINDS]
 
     @property
+    def pile_counts(self):
+        """The whole discard pile, count per kind."""
+        return self.obs[PILE_COUNTS:PILE_COUNTS + NUM_KINDS]
+
+    @property
     def phase(self) -> str:
         if self.obs[GAME_DRAW_PHASE]:
             return "draw"

@@ -265,7 +265,7 @@ def _bench_training(args: argparse.Namespace) -> int:
     _require_positive(args, "train_steps")
     with tempfile.TemporaryDirectory() as folder:
         config = load_config(args.config, args.set + [f"run_dir={folder}", "name=bench", f"total_timesteps={args.train_steps}",
-                                                      "eval_every=0", "checkpoint_every=0", "imitation_decisions=0",
+                                                      "eval_every=0", "checkpoint_every=0", "imitation_decisions=0", "tune_generations=0",
                                                       "value_warmup_rollouts=0", "snapshot_every=0", "keep_best_vs=",
                                                       "final_eval_pairs=1", "eval_opponents=[random]"])
         try:
@@ -401,7 +401,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
     if args.out:
         _writable_path(args.out, "--out")
     config = TuneConfig(generations=args.generations, population=args.population, elite=args.elite,
-                        pairs=args.pairs, seed=args.seed, final_pairs=args.final_pairs)
+                        pairs=args.pairs, seed=args.seed, final_pairs=args.final_pairs,
+                        pair_positions=args.pair_positions)
     result = tune(rules, config, log=lambda line: print(line, file=sys.stderr, flush=True))
     summary = result.summary()
     if args.out:
@@ -576,6 +577,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--elite", type=int, default=5, help="best candidates the next generation centres on")
     p.add_argument("--pairs", type=int, default=300, help="duplicate sets each candidate plays per generation")
     p.add_argument("--final-pairs", type=int, default=1000, help="duplicate sets of the final judgement")
+    p.add_argument("--pair-positions", type=int, default=100_000,
+                   help="positions the pair model (will the next player take the pile?) is fitted on first; 0: none")
     p.add_argument("--seed", type=int, default=0, help="seed of the search and of its deals")
     p.add_argument("--out", help="save the variant here as JSON")
     p.add_argument("--json", action="store_true", help="print the result as JSON")

@@ -43,6 +43,7 @@ class TrainConfig:
     tune_population: int = 20  # candidates per generation
     tune_elite: int = 5  # best candidates the next generation centres on
     tune_pairs: int = 300  # duplicate sets each candidate plays per generation
+    tune_pair_positions: int = 0  # positions the pair model is fitted on before the search (0: none)
 
     # --- warm start -----------------------------------------------------------------------
     imitation_decisions: int = 0  # heuristic decisions the actor imitates first (0: none)
@@ -210,6 +211,8 @@ def validate(config: TrainConfig) -> TrainConfig:
         for key in ("tune_population", "tune_elite", "tune_pairs"):
             if getattr(config, key) < 1:
                 fail(key, f"must be at least 1, got {getattr(config, key)}")
+        if config.tune_pair_positions < 0:
+            fail("tune_pair_positions", f"must be 0 (no pair model) or a number of positions, got {config.tune_pair_positions}")
         if config.tune_elite > config.tune_population:
             fail("tune_elite", f"must not exceed tune_population ({config.tune_population}), got {config.tune_elite}")
     if config.anchor_coef < 0:

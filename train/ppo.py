@@ -249,7 +249,8 @@ class Trainer:
                   f"{config.tune_pairs} duplicate sets each against the heuristic")
         result = tune(self.rules, TuneConfig(generations=config.tune_generations, population=config.tune_population,
                                              elite=config.tune_elite, pairs=config.tune_pairs, seed=config.seed,
-                                             final_pairs=config.final_eval_pairs), log=self._say)
+                                             final_pairs=config.final_eval_pairs,
+                                             pair_positions=config.tune_pair_positions), log=self._say)
         self.policy.advisor_params.copy_(torch.as_tensor(result.params))
         save_params(self.folder.path / "tuned.json", result.params, preset=self.rules.preset_name,
                     players=self.rules.num_players, final=result.final.to_dict())

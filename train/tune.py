@@ -19,9 +19,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from handfoot_env.baselines.compiled import CompiledHeuristic
-from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS, NAMES, OFF, PARAMS, params_dict
+from handfoot_env.baselines.heuristic_params import (
+    DEFAULT_PARAMS, NAMES, NUM_PAIR_FEATURES, OFF, PAIR_WEIGHTS, PARAMS, params_dict,
+)
 from handfoot_env.rules import Rules
 from train.evaluate import MatchResult, play_match
+from train.pair_model import fit_pair_model
 
 
 @dataclass
@@ -32,11 +35,14 @@ class TuneConfig:
     pairs: int = 300  # duplicate sets each candidate plays per generation
     seed: int = 0
     final_pairs: int = 1000  # the judged result: fresh duplicate sets against the default heuristic
+    pair_positions: int = 0  # positions the pair model is fitted on first (``pair_model.py``; 0: none)
 
     def check(self) -> None:
         for name in ("generations", "population", "elite", "pairs", "final_pairs"):
             if getattr(self, name) < 1:
                 raise ValueError(f"tune {name} must be at least 1, got {getattr(self, name)}")
+        if self.pair_positions < 0:
+            raise ValueError(f"tune pair_positions must be 0 (no pair model) or more, got {self.pair_positions}")
         if self.elite > self.population:
             raise ValueError(f"tune elite ({self.elite}) must not exceed population ({self.population})")
 
@@ -47,10 +53,12 @@ class TuneResult:
     final: MatchResult  # it against the default heuristic on fresh deals
     history: list[dict] = field(default_factory=list)  # one row per generation
     seconds: float = 0.0
+    pair_model: dict | None = None  # how the pair model was fitted, when it was
 
     def summary(self) -> dict:
         changed = {n: v for n, v in params_dict(self.params).items() if v != PARAMS[n].default}
-        return {"changed": changed, "final": self.final.to_dict(), "history": self.history, "seconds": self.seconds}
+        return {"changed": changed, "final": self.final.to_dict(), "history": self.history, "seconds": self.seconds,
+                "pair_model": self.pair_model}
 
 
 # The numbers the search moves: those with a range; a threshold at the top of its range is OFF.
@@ -59,9 +67,9 @@ LOW = np.array([PARAMS[n].low for n in SEARCHED])
 HIGH = np.array([PARAMS[n].high for n in SEARCHED])
 
 
-def to_params(x: np.ndarray) -> np.ndarray:
-    """A point of the search (the searched numbers) as a full parameter array."""
-    params = DEFAULT_PARAMS.copy()
+def to_params(x: np.ndarray, base: np.ndarray = DEFAULT_PARAMS) -> np.ndarray:
+    """A point of the search (the searched numbers) as a full parameter array (the rest from ``base``)."""
+    params = base.copy()
     for name, value in zip(SEARCHED, x):
         if PARAMS[name].whole:
             value = float(np.round(value))
@@ -84,6 +92,14 @@ def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = N
     start = time.perf_counter()
     rng = np.random.default_rng(config.seed)
     opponent = CompiledHeuristic(rules)
+    base, pair_model = DEFAULT_PARAMS.copy(), None
+    if config.pair_positions:
+        weights, pair_model = fit_pair_model(rules, config.pair_positions, seed=config.seed)
+        base[PAIR_WEIGHTS:PAIR_WEIGHTS + NUM_PAIR_FEATURES] = weights
+        if log is not None:
+            log(f"tune: pair model fitted on {pair_model['positions']:,} positions: log loss "
+                f"{pair_model['log_loss']:.3f} against {pair_model['base_log_loss']:.3f} for the base rate "
+                f"({pair_model['seconds']:.0f} s)")
     mean = np.clip([DEFAULT_PARAMS[NAMES.index(n)] for n in SEARCHED], LOW, HIGH)
     spread = (HIGH - LOW) / 4
     history = []
@@ -93,7 +109,7 @@ def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = N
         # Every candidate of a generation plays the same deals (a fair comparison); each
         # generation new ones (no candidate is kept for one lucky set of deals).
         deals_seed = config.seed * 1_000_003 + 10_000 * (generation + 1)
-        scores = np.array([fitness(play_match(rules, CompiledHeuristic(rules, to_params(x), name="candidate"), opponent,
+        scores = np.array([fitness(play_match(rules, CompiledHeuristic(rules, to_params(x, base), name="candidate"), opponent,
                                               deals=config.pairs, seed=deals_seed, progress=False))
                            for x in candidates])
         best = np.argsort(-scores)[:config.elite]
@@ -106,11 +122,11 @@ def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = N
             log(f"tune: generation {generation + 1}/{config.generations}: the mean scores {scores[0]:+.0f} a game "
                 f"against the heuristic, the best {scores[best[0]]:+.0f} ({config.pairs * rules.num_owners} games "
                 f"each, {row['seconds']:.0f} s)")
-    params = to_params(mean)
+    params = to_params(mean, base)
     final = play_match(rules, CompiledHeuristic(rules, params, name="tuned"), opponent, deals=config.final_pairs,
                        seed=config.seed * 1_000_003 + 7_777_777, progress=False)
     final.vs = "heuristic"
-    return TuneResult(params, final, history, time.perf_counter() - start)
+    return TuneResult(params, final, history, time.perf_counter() - start, pair_model)
 
 
 __all__ = ["SEARCHED", "TuneConfig", "TuneResult", "fitness", "to_params", "tune"]

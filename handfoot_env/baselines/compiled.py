@@ -23,7 +23,7 @@ from handfoot_env.baselines.heuristic_params import (
     EXTRA_PROTECTED, FEED_PENALTY, FEED_PILE_MIN, HELD_CARD_VALUE, HOLD_PAIRS_PILE, KEEP_TWO_STOCK, LATE_OUT_NEAR,
     LATE_STOCK, MAX_GROUP_WILDS, NEW_GROUP_MIN, OUT_MARGIN, OWN_GROUP_BONUS, PAIR_BONUS, PARTNER_CARD_WEIGHT,
     PROTECT_ALWAYS, RUSH_OUT_NEAR, TAKE_MIN_PILE, WILD_MIN_GROUP, WILD_PAIRS, WILD_STOCK, WILDS_FIRST,
-    WINDOW_RANK_SCORE, VALUE_WEIGHT,
+    VALUE_WEIGHT, WINDOW_RANK_SCORE, DANGER_WEIGHT, PAIR_WEIGHTS, NUM_PAIR_FEATURES,
 )
 from handfoot_env.cards import (
     BLACK_THREE, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
@@ -409,6 +409,44 @@ def meld_choice(obs, mask, rules, params):
     return NONE
 
 
+# ---------------------------------------------------------------------------- the pair model
+@njit(cache=True)
+def pair_features(obs, r, out):
+    """The pair model's features of natural rank ``r`` (``heuristic_params.PAIR_FEATURES`` order)."""
+    kind = FIRST_NATURAL + r
+    next_seat = O.SEATS + O.SEAT_FIELDS  # seat slot 1: the next player; owner slot 1: its side
+    visible = np.float64(obs[O.PILE_COUNTS + kind]) + np.float64(obs[O.HAND + kind])  # counts: exact in float64
+    for slot in range(O.MAX_OWNERS):
+        visible += np.float64(obs[O.OWNERS + slot * O.OWNER_FIELDS + O.OWNER_GROUPS + 3 * r])
+    out[0] = 1.0
+    out[1] = np.float64(obs[next_seat + O.SEAT_HELD]) / 10.0
+    out[2] = 1.0 if obs[O.OWNERS + O.OWNER_FIELDS + O.OWNER_OPENED] != 0 else 0.0
+    out[3] = 1.0 if group_size(obs, 1, r) > 0 else 0.0
+    out[4] = visible / 5.0
+    out[5] = 1.0 if obs[next_seat + O.SEAT_ON_FOOT] != 0 else 0.0
+    out[6] = np.float64(obs[O.HAND + kind])
+    out[7] = VALUES[kind] / 20.0
+    out[8] = 1.0 if obs[O.PILE_TAKE_WINDOW + kind] > 0 else 0.0
+
+
+@njit(cache=True)
+def pair_chance(obs, r, params, features):
+    """The pair model's chance that the next player holds two or more of natural rank ``r``."""
+    pair_features(obs, r, features)
+    z = 0.0
+    for i in range(NUM_PAIR_FEATURES):
+        z += params[PAIR_WEIGHTS + i] * features[i]
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+@njit(cache=True)
+def pair_feature_rows(observations, out):
+    """``out[b, r]``: the pair model's features of rank ``r`` in position ``b`` (for fitting it)."""
+    for b in range(observations.shape[0]):
+        for r in range(NUM_NATURALS):
+            pair_features(observations[b], r, out[b, r])
+
+
 # ---------------------------------------------------------------------------- the discard
 @njit(cache=True)
 def suited_discard(obs, mask, rank):
@@ -434,6 +472,7 @@ def discard_choice(obs, mask, params):
     pile_worth = pile_size >= 6 or window >= 60
     next_can_take = pile_size >= params[FEED_PILE_MIN] and obs[O.OWNERS + next_slot * O.OWNER_FIELDS + O.OWNER_OPENED] > 0
     runs = obs[O.HOUSE_RULE_RUNS] != 0
+    features = np.empty(NUM_PAIR_FEATURES)
     best = NONE
     best_score = np.inf
     for kind in range(NUM_KINDS):
@@ -461,6 +500,8 @@ def discard_choice(obs, mask, params):
                 score += params[FEED_PENALTY]
             if obs[O.PILE_TAKE_WINDOW + kind] > 0:
                 score += params[WINDOW_RANK_SCORE]
+            if params[DANGER_WEIGHT] != 0:
+                score += params[DANGER_WEIGHT] * pair_chance(obs, r, params, features)
         if score < best_score:
             best, best_score = action, score
     if best == NONE:

@@ -17,6 +17,12 @@ In ``house`` (seed 003) it also: takes the top discard only when it fits (a pair
 a run or a near-run of its suit, a wild); opens with runs and the book of 2s as well as
 books; extends runs and the book of 2s first (red canastas need no wilds); throws held
 threes first (a red three held costs 500); and throws the suit of a rank that helps no run.
+
+Every number in these habits (bonuses, thresholds, switches) is a named entry of
+``heuristic_params.py``; the defaults play as described above, and ``HeuristicAgent(rules,
+params)`` plays a variant, such as one found by ``handfoot tune``.  Some entries switch on
+habits the defaults leave off (hold pairs for a big pile, block a big pile with a 2, count
+the deal as late once another side could go out, ...), so that a search can try them.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from handfoot_env.cards import (
     BLACK_THREE, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
 )
 from handfoot_env import observation as O
-from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS, params_dict
+from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS, PAIR_FEATURES, params_dict
 from handfoot_env.observation import ObservationView
 from handfoot_env.rules import Rules
 
@@ -216,7 +222,7 @@ class HeuristicAgent:
                         return A.start_run(suit, low)
             if clean < need_clean and hand[TWO] >= 3 and allowed(A.START_TWOS_BOOK, 3):
                 return A.START_TWOS_BOOK
-        # Naturals onto our groups (a pair may be held back while the pile is big: a ticket to
+        # Naturals onto our groups (pairs may be held back while the pile is big: tickets to
         # it), then new clean groups of three or more.
         hold_pairs = view.pile_size >= p["hold_pairs_pile"]
         for r in range(NUM_NATURALS):
@@ -332,11 +338,30 @@ class HeuristicAgent:
                     score += p["feed_penalty"]  # feeding the next player's group
                 if view.pile_take_window[kind] > 0:
                     score += p["window_rank_score"]  # a rank already thrown lately
+                if p["danger_weight"]:
+                    score += p["danger_weight"] * self.pair_chance(view, r)  # the next player may take with it
             if score < best_score:
                 best, best_score = action, score
         if best is None:
             return int(np.flatnonzero(mask)[0])
         return best
+
+    def pair_features(self, view: ObservationView, r: int) -> list[float]:
+        """The pair model's features of natural rank ``r`` (``PAIR_FEATURES`` order)."""
+        kind = FIRST_NATURAL + r
+        visible = float(view.pile_counts[kind]) + float(view.hand[kind])
+        for slot in range(O.MAX_OWNERS):
+            visible += float(view.groups(slot)[r][0])
+        return [1.0, float(view.seat(1)[O.SEAT_HELD]) / 10.0, float(view.side(1)[O.OWNER_OPENED] != 0),
+                float(view.groups(1)[r].sum() > 0), visible / 5.0, float(view.seat(1)[O.SEAT_ON_FOOT] != 0),
+                float(view.hand[kind]), VALUES[kind] / 20.0, float(view.pile_take_window[kind] > 0)]
+
+    def pair_chance(self, view: ObservationView, r: int) -> float:
+        """The pair model's chance that the next player holds two or more of rank ``r``."""
+        z = 0.0
+        for feature, value in zip(PAIR_FEATURES, self.pair_features(view, r)):
+            z += self.p[f"pair_{feature}"] * value
+        return 1.0 / (1.0 + np.exp(-z))
 
     def _suited_discard(self, view: ObservationView, mask: np.ndarray, rank: int) -> int | None:
         """House: the suited discard of ``rank`` whose card helps my runs least."""

@@ -45,7 +45,8 @@ PARAMS: dict[str, Param] = {
     "clean_min_size": Param(OFF, 3, 8, True, "a clean group of at least this many cards is kept clean"),
     "wild_min_group": Param(0.0, 0, 6, True, "wilds go only onto groups of at least this many cards"),
     "max_group_wilds": Param(3.0, 2, 4, True, "wilds go only onto groups holding fewer wilds than this"),
-    "hold_pairs_pile": Param(OFF, 2, 30, False, "while the pile holds at least this many cards, natural pairs stay in hand (tickets to it)"),
+    "hold_pairs_pile": Param(OFF, OFF, OFF, False, "while the pile holds at least this many cards, natural pairs stay in hand "
+                             "(tickets to it)"),
     "block_pile_size": Param(OFF, 5, 60, False, "discard a 2 (blocking the next take) once the pile holds this many cards"),
     "wilds_first": Param(0.0, 0, 0, True, "1: wilds go onto groups before pairs go down with a wild"),
     "protect_always": Param(0.0, 0, 1, True, "1: keep extra_protected clean groups clean even once the clean books are made"),
@@ -56,7 +57,26 @@ PARAMS: dict[str, Param] = {
     "feed_pile_min": Param(6.0, 0, 10, True, "the next side 'may take the pile' (feed_penalty) when it holds at least this many cards"),
     "window_rank_score": Param(0.0, -40, 40, False, "discard score added to a rank among the pile's top cards (thrown lately)"),
     "value_weight": Param(1.0, -1, 3, False, "weight of a natural's card value in its discard score (low cards go first)"),
+    "danger_weight": Param(0.0, 0, 200, False, "discard score added to a natural times the pair model's chance that the "
+                           "next player holds a pair of it (and so may take the pile)"),
 }
+# The pair model: a logistic regression over these features of a rank, as the discarding
+# seat sees them, for "the next player holds two or more of this rank".  Its weights are
+# numbers of the table too (pair_<feature>), fitted on heuristic games where the engine
+# knows the answer (``train/pair_model.py``), not searched.
+PAIR_FEATURES: dict[str, str] = {
+    "bias": "1",
+    "hand_size": "cards in the next player's hand / 10",
+    "opened": "the next player's side has opened",
+    "on_table": "the next player's side has an unfinished group of the rank",
+    "visible": "naturals of the rank in sight (the pile, my hand, every unfinished group) / 5",
+    "on_foot": "the next player is on the foot",
+    "mine": "naturals of the rank in my hand",
+    "value": "the rank's card value / 20",
+    "window": "the rank is among the pile's top cards",
+}
+for _feature, _what in PAIR_FEATURES.items():
+    PARAMS[f"pair_{_feature}"] = Param(0.0, 0.0, 0.0, False, f"pair model weight of: {_what}")
 NAMES = tuple(PARAMS)
 DEFAULT_PARAMS = np.array([p.default for p in PARAMS.values()], dtype=np.float64)
 
@@ -65,7 +85,9 @@ DEFAULT_PARAMS = np.array([p.default for p in PARAMS.values()], dtype=np.float64
  WILD_PAIRS, EXTRA_PROTECTED, BLACK_THREE_WORTH_SCORE, BLACK_THREE_SCORE, WILD_STOCK, NEW_GROUP_MIN, CLEAN_MIN_SIZE,
  WILD_MIN_GROUP, MAX_GROUP_WILDS, HOLD_PAIRS_PILE, BLOCK_PILE_SIZE, WILDS_FIRST, PROTECT_ALWAYS,
  DIRTY_PREFERENCE, PARTNER_CARD_WEIGHT, LATE_OUT_NEAR, RUSH_OUT_NEAR, FEED_PILE_MIN,
- WINDOW_RANK_SCORE, VALUE_WEIGHT) = range(len(NAMES))
+ WINDOW_RANK_SCORE, VALUE_WEIGHT, DANGER_WEIGHT) = range(NAMES.index("pair_bias"))
+PAIR_WEIGHTS = NAMES.index("pair_bias")  # the pair model's weights follow, in PAIR_FEATURES order
+NUM_PAIR_FEATURES = len(PAIR_FEATURES)
 
 
 def params_array(values: dict[str, float] | None = None) -> np.ndarray:

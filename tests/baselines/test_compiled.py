@@ -56,6 +56,8 @@ def random_variants(count: int, rng: np.random.Generator) -> list[np.ndarray]:
                 value = float(round(value))
             if p.default == OFF and rng.random() < 0.3:
                 value = OFF
+            if name.startswith("pair_"):  # the pair model's weights are fitted, not searched: draw some
+                value = rng.normal(0, 1.5)
             values[name] = value
         variants.append(params_array(values))
     return variants

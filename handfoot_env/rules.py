@@ -164,6 +164,12 @@ class Rules:
         return (owner,)
 
     @property
+    def takes_with_a_pair(self) -> bool:
+        """Whether the pile is taken with a pair of its top card (``classic``, ``partnership``;
+        ``house`` takes the top discard with one stock card instead)."""
+        return not self.draw_one_plus_discard and self.pile_take_count != 0
+
+    @property
     def total_cards(self) -> int:
         return CARDS_PER_DECK * int(self.num_decks)  # type: ignore[arg-type]
 

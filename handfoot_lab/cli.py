@@ -402,8 +402,20 @@ def cmd_tune(args: argparse.Namespace) -> int:
         _writable_path(args.out, "--out")
     config = TuneConfig(generations=args.generations, population=args.population, elite=args.elite,
                         pairs=args.pairs, seed=args.seed, final_pairs=args.final_pairs,
-                        pair_positions=args.pair_positions)
-    result = tune(rules, config, log=lambda line: print(line, file=sys.stderr, flush=True))
+                        pair_positions=args.pair_positions if args.pair_positions is not None
+                        else 100_000 if rules.takes_with_a_pair else 0)
+    say = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+    cluster = _ray_cluster(args.ray)
+    try:
+        if cluster is None:
+            result = tune(rules, config, log=say)
+        else:
+            from train.cluster import play_variants_on_ray
+
+            result = tune(rules, config, log=say, play=play_variants_on_ray)
+    finally:
+        if cluster is not None:
+            cluster.close()
     summary = result.summary()
     if args.out:
         save_params(args.out, result.params, preset=rules.preset_name, players=rules.num_players,
@@ -577,10 +589,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--elite", type=int, default=5, help="best candidates the next generation centres on")
     p.add_argument("--pairs", type=int, default=300, help="duplicate sets each candidate plays per generation")
     p.add_argument("--final-pairs", type=int, default=1000, help="duplicate sets of the final judgement")
-    p.add_argument("--pair-positions", type=int, default=100_000,
-                   help="positions the pair model (will the next player take the pile?) is fitted on first; 0: none")
+    p.add_argument("--pair-positions", type=int, default=None,
+                   help="positions the pair model (will the next player take the pile with a pair?) is fitted on "
+                        "first; 0: none (default: 100,000 where a take needs a pair, 0 in house)")
     p.add_argument("--seed", type=int, default=0, help="seed of the search and of its deals")
     p.add_argument("--out", help="save the variant here as JSON")
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help="play each generation's matches on a Ray cluster, as eval --ray does (same result)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_tune)
 

@@ -229,6 +229,16 @@ def play_matches_on_ray(rules: Rules, pairs: list[tuple[AgentSpec, AgentSpec]], 
             for m, (team, vs) in enumerate(pairs)]
 
 
+def play_variants_on_ray(rules: Rules, variants: list[np.ndarray], deals: int, seed: int,
+                         runners: list | None = None) -> list[MatchResult]:
+    """``tune.play_variants`` on a Ray cluster: every heuristic variant's match against the
+    default heuristic, each travelling as its JSON (a ``tuned`` agent's file)."""
+    from handfoot_env.baselines.heuristic_params import params_json
+
+    pairs = [(AgentSpec("tuned", params_json(v).encode(), ".json"), AgentSpec("heuristic")) for v in variants]
+    return play_matches_on_ray(rules, pairs, deals, seed=seed, progress=False, runners=runners)
+
+
 # ---------------------------------------------------------------------------- training
 class RolloutWorker:
     """A Ray actor: its share of the training games, a copy of the policy and of the league."""

@@ -213,6 +213,9 @@ def validate(config: TrainConfig) -> TrainConfig:
                 fail(key, f"must be at least 1, got {getattr(config, key)}")
         if config.tune_pair_positions < 0:
             fail("tune_pair_positions", f"must be 0 (no pair model) or a number of positions, got {config.tune_pair_positions}")
+        if config.tune_pair_positions and not config.make_rules().takes_with_a_pair:
+            fail("tune_pair_positions", "the pair model predicts takes of the pile with a pair; these rules take it "
+                                        "without one (house): set it to 0")
         if config.tune_elite > config.tune_population:
             fail("tune_elite", f"must not exceed tune_population ({config.tune_population}), got {config.tune_elite}")
     if config.anchor_coef < 0:

@@ -247,10 +247,16 @@ class Trainer:
         config = self.config
         self._say(f"heuristic search: {config.tune_generations} generations of {config.tune_population} variants, "
                   f"{config.tune_pairs} duplicate sets each against the heuristic")
-        result = tune(self.rules, TuneConfig(generations=config.tune_generations, population=config.tune_population,
-                                             elite=config.tune_elite, pairs=config.tune_pairs, seed=config.seed,
-                                             final_pairs=config.final_eval_pairs,
-                                             pair_positions=config.tune_pair_positions), log=self._say)
+        search = TuneConfig(generations=config.tune_generations, population=config.tune_population,
+                            elite=config.tune_elite, pairs=config.tune_pairs, seed=config.seed,
+                            final_pairs=config.final_eval_pairs, pair_positions=config.tune_pair_positions)
+        if self.runners:  # on Ray the rollout workers play the search's matches too
+            from train.cluster import play_variants_on_ray
+
+            result = tune(self.rules, search, log=self._say, play=lambda rules, variants, deals, seed:
+                          play_variants_on_ray(rules, variants, deals, seed, runners=self.runners))
+        else:
+            result = tune(self.rules, search, log=self._say)
         self.policy.advisor_params.copy_(torch.as_tensor(result.params))
         save_params(self.folder.path / "tuned.json", result.params, preset=self.rules.preset_name,
                     players=self.rules.num_players, final=result.final.to_dict())

@@ -86,13 +86,25 @@ def fitness(result: MatchResult) -> float:
     return result.score_diff
 
 
-def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = None) -> TuneResult:
-    """Cross-entropy search for a heuristic variant that beats the default one under ``rules``."""
+def play_variants(rules: Rules, variants: list[np.ndarray], deals: int, seed: int) -> list[MatchResult]:
+    """Each variant's duplicate match against the default heuristic on the same deals (here;
+    ``cluster.play_variants_on_ray`` plays them on a Ray cluster, with the same results)."""
+    opponent = CompiledHeuristic(rules)
+    return [play_match(rules, CompiledHeuristic(rules, v, name="candidate"), opponent, deals=deals, seed=seed,
+                       progress=False) for v in variants]
+
+
+def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = None,
+         play=play_variants) -> TuneResult:
+    """Cross-entropy search for a heuristic variant that beats the default one under ``rules``
+    (``play``: how a generation's matches are played, ``play_variants``'s signature)."""
     config.check()
     start = time.perf_counter()
     rng = np.random.default_rng(config.seed)
-    opponent = CompiledHeuristic(rules)
     base, pair_model = DEFAULT_PARAMS.copy(), None
+    if config.pair_positions and not rules.takes_with_a_pair:
+        raise ValueError("the pair model predicts takes of the pile with a pair, and these rules take it without "
+                         "one: set its positions to 0")
     if config.pair_positions:
         weights, pair_model = fit_pair_model(rules, config.pair_positions, seed=config.seed)
         base[PAIR_WEIGHTS:PAIR_WEIGHTS + NUM_PAIR_FEATURES] = weights
@@ -109,9 +121,8 @@ def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = N
         # Every candidate of a generation plays the same deals (a fair comparison); each
         # generation new ones (no candidate is kept for one lucky set of deals).
         deals_seed = config.seed * 1_000_003 + 10_000 * (generation + 1)
-        scores = np.array([fitness(play_match(rules, CompiledHeuristic(rules, to_params(x, base), name="candidate"), opponent,
-                                              deals=config.pairs, seed=deals_seed, progress=False))
-                           for x in candidates])
+        scores = np.array([fitness(r) for r in play(rules, [to_params(x, base) for x in candidates], config.pairs,
+                                                    deals_seed)])
         best = np.argsort(-scores)[:config.elite]
         mean = candidates[best].mean(axis=0)
         spread = np.maximum(candidates[best].std(axis=0), (HIGH - LOW) / 50)  # never collapse entirely
@@ -123,10 +134,9 @@ def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = N
                 f"against the heuristic, the best {scores[best[0]]:+.0f} ({config.pairs * rules.num_owners} games "
                 f"each, {row['seconds']:.0f} s)")
     params = to_params(mean, base)
-    final = play_match(rules, CompiledHeuristic(rules, params, name="tuned"), opponent, deals=config.final_pairs,
-                       seed=config.seed * 1_000_003 + 7_777_777, progress=False)
-    final.vs = "heuristic"
+    final = play(rules, [params], config.final_pairs, config.seed * 1_000_003 + 7_777_777)[0]
+    final.team, final.vs = "tuned", "heuristic"
     return TuneResult(params, final, history, time.perf_counter() - start, pair_model)
 
 
-__all__ = ["SEARCHED", "TuneConfig", "TuneResult", "fitness", "to_params", "tune"]
+__all__ = ["SEARCHED", "TuneConfig", "TuneResult", "fitness", "play_variants", "to_params", "tune"]

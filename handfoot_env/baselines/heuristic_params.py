@@ -114,8 +114,14 @@ def load_params(path: str | Path) -> np.ndarray:
         raise ValueError(f"cannot read heuristic parameters from {path}: {exc}") from None
 
 
-def save_params(path: str | Path, array: np.ndarray, **info) -> None:
-    """Save a variant by name (only the numbers that differ from the defaults are listed first)."""
+def params_json(array: np.ndarray, **info) -> str:
+    """A variant as the JSON ``save_params`` writes: every number by name, the changed ones
+    listed apart, and ``info`` (preset, players, how it was found)."""
     changed = {n: v for n, v in params_dict(array).items() if v != PARAMS[n].default}
-    Path(path).write_text(json.dumps({"format": "handfoot-heuristic-params", "params": params_dict(array),
-                                      "changed": changed, **info}, indent=2) + "\n")
+    return json.dumps({"format": "handfoot-heuristic-params", "params": params_dict(array), "changed": changed, **info},
+                      indent=2) + "\n"
+
+
+def save_params(path: str | Path, array: np.ndarray, **info) -> None:
+    """Save a variant (``params_json``); ``tuned:PATH`` plays it."""
+    Path(path).write_text(params_json(array, **info))

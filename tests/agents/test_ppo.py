@@ -1,4 +1,4 @@
-"""The shipped agents: one per preset, each knowing its game; ``ppo`` picks the preset's."""
+"""The shipped agents: one per preset, each knowing its game; ``ppo`` and ``tuned`` pick the preset's."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 
 from agents import make_agent
 from agents.ppo import SHIPPED, shipped_model
+from handfoot_env.baselines.heuristic_params import load_params
 from handfoot_env.rules import Rules
 from train.evaluate import play_match
 
@@ -22,6 +23,19 @@ def test_every_shipped_agent_is_there_and_knows_its_preset(preset, players):
         agent = make_agent("ppo", rules=rules)
     result = play_match(rules, agent, make_agent("random", rules=rules), deals=2, seed=5, progress=False)
     assert result.win_rate == 1.0  # far above random on its own game
+
+
+@pytest.mark.parametrize("preset, players", sorted(SHIPPED))
+def test_every_shipped_tuned_heuristic_is_the_one_its_agent_learned_from(preset, players):
+    """``tuned`` is the variant the shipped ``ppo`` was taught and advised by (saved beside it)."""
+    rules = Rules.preset(preset, num_players=players)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tuned = make_agent("tuned", rules=rules)
+    assert np.array_equal(tuned.params, make_agent("ppo", rules=rules).policy.advisor_params.numpy())
+    assert np.array_equal(tuned.params, load_params(shipped_model(rules, "tuned")))
+    result = play_match(rules, tuned, make_agent("random", rules=rules), deals=2, seed=5, progress=False)
+    assert result.win_rate == 1.0
 
 
 def test_ppo_outside_its_preset_says_so():

@@ -29,7 +29,7 @@ TINY = [
     "name=tiny_ray", "num_envs=32", "n_steps=16", "batch_size=256", "n_epochs=1", "net_arch=[32]",
     "eval_every=1024", "eval_pairs=2", "final_eval_pairs=2", "eval_opponents=[random, greedy]",
     "checkpoint_every=1024", "snapshot_every=512", "opponents={random: 0.5, greedy: 0.5, self: 0.5}",
-    "imitation_decisions=2000", "value_warmup_rollouts=1", "keep_best_vs=greedy", "ray_workers=2",
+    "imitation_decisions=2000", "value_warmup_rollouts=1", "keep_best_vs=greedy", "ray_workers=2", "tune_generations=0",
 ]
 
 
@@ -68,6 +68,31 @@ def test_eval_and_round_robin_with_ray_print_what_they_print_without(capsys):
             for result in data.get("results", [data]):
                 result.pop("steps_per_sec")
         assert distributed == local
+
+
+def test_the_heuristic_search_on_ray_finds_what_it_finds_here(capsys):
+    """Every generation's matches on the cluster: the same variant, the same judgement."""
+    import numpy as np
+
+    from train.cluster import play_variants_on_ray
+    from train.tune import TuneConfig, tune
+
+    rules = Rules.preset("partnership", num_deals=1)
+    config = TuneConfig(generations=2, population=3, elite=1, pairs=4, final_pairs=4, seed=2, pair_positions=1000)
+    here, there = tune(rules, config), tune(rules, config, play=play_variants_on_ray)
+    assert np.array_equal(here.params, there.params)
+    assert here.final.to_dict() | {"steps_per_sec": 0} == there.final.to_dict() | {"steps_per_sec": 0}
+    args = ["tune", "--preset", "classic", "--deals", "1", "--generations", "1", "--population", "2", "--elite", "1",
+            "--pairs", "3", "--final-pairs", "3", "--pair-positions", "500", "--json"]
+    assert main(args) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert main(args + ["--ray"]) == 0
+    distributed = json.loads(capsys.readouterr().out)
+    for result in (local, distributed):
+        result["final"]["steps_per_sec"] = result["seconds"] = result["pair_model"]["seconds"] = 0
+        for row in result["history"]:
+            row["seconds"] = 0
+    assert local == distributed
 
 
 def test_a_trained_agent_reaches_workers_by_value(tmp_path):

@@ -52,6 +52,7 @@ def test_overrides():
         (["tune_generations=-1"], "'tune_generations'"),
         (["tune_generations=2", "tune_population=3", "tune_elite=4"], "'tune_elite': must not exceed"),
         (["tune_generations=2", "tune_pairs=0"], "'tune_pairs': must be at least 1"),
+        (["tune_generations=2", "preset=house", "rules={num_players: 4}", "tune_pair_positions=10"], "without one"),
         (["ray_workers=-1"], "'ray_workers': must be 0"),
         (["ray_workers=3"], "'ray_workers': must divide num_envs"),
         (["ray_address=nonsense"], "'ray_address': a Ray address is HOST:PORT"),

@@ -21,7 +21,7 @@ TINY = [
     "name=tiny", "num_envs=16", "n_steps=16", "batch_size=128", "n_epochs=1", "net_arch=[32]",
     "eval_every=256", "eval_pairs=2", "final_eval_pairs=2", "eval_opponents=[random, greedy]",
     "checkpoint_every=256", "snapshot_every=256", "opponents={random: 0.5, greedy: 0.5, self: 0.5}",
-    "imitation_decisions=2000", "value_warmup_rollouts=1", "keep_best_vs=greedy",
+    "imitation_decisions=2000", "value_warmup_rollouts=1", "keep_best_vs=greedy", "tune_generations=0",
 ]
 
 

@@ -9,9 +9,7 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from handfoot_env.baselines.heuristic_params import (
-    DEFAULT_PARAMS, NAMES, OFF, PARAMS, load_params, params_array, params_dict, save_params,
-)
+from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS, OFF, PARAMS, params_dict, save_params
 from handfoot_env.rules import Rules
 from handfoot_lab.cli import main
 from train.tune import HIGH, LOW, SEARCHED, TuneConfig, to_params, tune
@@ -52,23 +50,10 @@ def test_a_bad_search_config_is_refused():
         tune(Rules.preset("classic"), TuneConfig(pairs=0))
 
 
-def test_saved_params_round_trip_and_bad_files_are_one_line(tmp_path):
-    params = params_array({"extra_protected": 2, "feed_penalty": -20})
-    save_params(tmp_path / "v.json", params, preset="partnership", players=4)
-    assert np.array_equal(load_params(tmp_path / "v.json"), params)
-    assert json.loads((tmp_path / "v.json").read_text())["changed"] == {"feed_penalty": -20.0, "extra_protected": 2.0}
-    (tmp_path / "bad.json").write_text('{"params": {"no_such_number": 1}}')
-    with pytest.raises(ValueError, match="no_such_number"):
-        load_params(tmp_path / "bad.json")
-    with pytest.raises(ValueError, match="cannot read"):
-        load_params(tmp_path / "missing.json")
-    assert len(DEFAULT_PARAMS) == len(NAMES)
-
-
 def test_tune_cli_saves_a_variant_that_eval_plays(tmp_path, capsys):
     out = tmp_path / "tuned.json"
     assert main(["tune", "--preset", "classic", "--deals", "1", "--generations", "1", "--population", "2",
-                 "--elite", "1", "--pairs", "3", "--final-pairs", "3", "--out", str(out)]) == 0
+                 "--elite", "1", "--pairs", "3", "--final-pairs", "3", "--pair-positions", "500", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "vs heuristic" in printed and f"tuned:{out}" in printed
     assert main(["eval", "--preset", "classic", "--deals", "1", "--team", f"tuned:{out}", "--vs", "heuristic",
@@ -80,6 +65,7 @@ def test_tune_cli_saves_a_variant_that_eval_plays(tmp_path, capsys):
     (["--elite", "5", "--population", "2"], "elite"),
     (["--out", "/no/such/folder/t.json"], "does not exist"),
     (["--pairs", "0"], "pairs"),
+    (["--pair-positions", "-1"], "pair_positions"),
 ])
 def test_tune_cli_bad_input_is_one_line_and_status_2(argv, message, capsys):
     assert main(["tune", "--preset", "classic", "--generations", "1"] + argv) == 2

@@ -1,0 +1,60 @@
+"""The README's table of single changes to the heuristic (Training, "What beat the heuristic").
+
+    python scripts/experiments/heuristic_changes.py [--pairs 1000] [--seed 0]
+
+Each row is a variant of the default heuristic (``handfoot_env/baselines/heuristic_params.py``)
+in a duplicate match against it in ``partnership``; the last row adds the pair model, fitted
+here on 100,000 positions (``train/pair_model.py``).  About a minute on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from handfoot_env.baselines.compiled import CompiledHeuristic
+from handfoot_env.baselines.heuristic_params import NUM_PAIR_FEATURES, PAIR_WEIGHTS, params_array
+from handfoot_env.rules import Rules
+from train.evaluate import play_match
+from train.pair_model import fit_pair_model
+
+BOTH = {"extra_protected": 2, "feed_penalty": -20, "feed_pile_min": 0}
+CHANGES = [
+    ("safe discards: feed_penalty -20", {"feed_penalty": -20}),
+    ("... and at any pile size: feed_pile_min 0", {"feed_penalty": -20, "feed_pile_min": 0}),
+    ("one more clean group kept clean: extra_protected 1", {"extra_protected": 1}),
+    ("two more: extra_protected 2", {"extra_protected": 2}),
+    ("both: extra_protected 2, feed_penalty -20, feed_pile_min 0", BOTH),
+    ("pairs kept in hand, not put down with a wild: wild_pairs 0", {"wild_pairs": 0}),
+    ("pairs held as tickets while the pile has 10+: hold_pairs_pile 10", {"hold_pairs_pile": 10}),
+    ("new clean groups only from 4 naturals: new_group_min 4", {"new_group_min": 4}),
+    ("wilds onto groups before pairs go down: wilds_first 1", {"wilds_first": 1}),
+    ("wilds only on groups with fewer than 2 wilds: max_group_wilds 2", {"max_group_wilds": 2}),
+    ("late once another side could go out: late_out_near 1", {"late_out_near": 1}),
+    ("stop keeping two when another side could go out: rush_out_near 1", {"rush_out_near": 1}),
+    ("partner's cards count against us when going out: partner_card_weight -1", {"partner_card_weight": -1}),
+    ("always go out when possible: out_margin 1e6", {"out_margin": 1e6}),
+    ("take the pile only with 4+ cards: take_min_pile 4", {"take_min_pile": 4}),
+    ("block a pile of 12+ with a 2: block_pile_size 12", {"block_pile_size": 12}),
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    rules = Rules.preset("partnership")
+    default = CompiledHeuristic(rules)
+    weights, _ = fit_pair_model(rules, 100_000, seed=0)
+    with_model = params_array({**BOTH, "danger_weight": 50})
+    with_model[PAIR_WEIGHTS:PAIR_WEIGHTS + NUM_PAIR_FEATURES] = weights
+    rows = [(label, params_array(values)) for label, values in CHANGES]
+    rows.append(("both, with the pair model (danger_weight 50)", with_model))
+    print("| change from the default heuristic | win rate (95% CI) | score diff / game |\n|---|---|---|")
+    for label, params in rows:
+        r = play_match(rules, CompiledHeuristic(rules, params), default, deals=args.pairs, seed=args.seed, progress=False)
+        print(f"| {label} | {r.win_rate:.1%} ({r.ci95[0]:.1%} – {r.ci95[1]:.1%}) | {r.score_diff:+.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
-from agents.policy import Policy, advice, features
+from agents.policy import Policy, advice
 from handfoot_env.rules import Rules
 from handfoot_env.table import Table
 from handfoot_env.vector import VectorEngine

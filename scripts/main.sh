@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: set up the local virtual environment, train a partnership agent with the
-# quick config (about 2 minutes of training on 2 cores), then print its evaluation table
-# against the scripted baselines (duplicate deals, 95% intervals).
+# quick config (a half-minute heuristic search, then about 2 minutes of training on 2 cores),
+# then print its evaluation table against the scripted baselines (duplicate deals, 95% intervals).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "main job: creating .venv and installing handfoot with the training extras (a minute or two the first time)"

@@ -63,14 +63,18 @@ class TuneResult:
 
 # The numbers the search moves: those with a range; a threshold at the top of its range is OFF.
 SEARCHED = [name for name in NAMES if PARAMS[name].high > PARAMS[name].low]
-LOW = np.array([PARAMS[n].low for n in SEARCHED])
-HIGH = np.array([PARAMS[n].high for n in SEARCHED])
+NEEDS_PAIR_MODEL = ("danger_weight",)  # inert without the pair model, so not searched then
 
 
-def to_params(x: np.ndarray, base: np.ndarray = DEFAULT_PARAMS) -> np.ndarray:
-    """A point of the search (the searched numbers) as a full parameter array (the rest from ``base``)."""
+def searched(pair_model: bool) -> list[str]:
+    """The numbers a search moves, with or without a pair model."""
+    return [name for name in SEARCHED if pair_model or name not in NEEDS_PAIR_MODEL]
+
+
+def to_params(x: np.ndarray, base: np.ndarray = DEFAULT_PARAMS, names: list[str] = SEARCHED) -> np.ndarray:
+    """A point of the search (the numbers ``names``) as a full parameter array (the rest from ``base``)."""
     params = base.copy()
-    for name, value in zip(SEARCHED, x):
+    for name, value in zip(names, x):
         if PARAMS[name].whole:
             value = float(np.round(value))
         if PARAMS[name].default == OFF and value >= PARAMS[name].high:
@@ -112,20 +116,22 @@ def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = N
             log(f"tune: pair model fitted on {pair_model['positions']:,} positions: log loss "
                 f"{pair_model['log_loss']:.3f} against {pair_model['base_log_loss']:.3f} for the base rate "
                 f"({pair_model['seconds']:.0f} s)")
-    mean = np.clip([DEFAULT_PARAMS[NAMES.index(n)] for n in SEARCHED], LOW, HIGH)
-    spread = (HIGH - LOW) / 4
+    names = searched(pair_model is not None)
+    low, high = np.array([PARAMS[n].low for n in names]), np.array([PARAMS[n].high for n in names])
+    mean = np.clip([DEFAULT_PARAMS[NAMES.index(n)] for n in names], low, high)
+    spread = (high - low) / 4
     history = []
     for generation in range(config.generations):
-        candidates = np.clip(mean + spread * rng.standard_normal((config.population, len(SEARCHED))), LOW, HIGH)
+        candidates = np.clip(mean + spread * rng.standard_normal((config.population, len(names))), low, high)
         candidates[0] = mean
         # Every candidate of a generation plays the same deals (a fair comparison); each
         # generation new ones (no candidate is kept for one lucky set of deals).
         deals_seed = config.seed * 1_000_003 + 10_000 * (generation + 1)
-        scores = np.array([fitness(r) for r in play(rules, [to_params(x, base) for x in candidates], config.pairs,
-                                                    deals_seed)])
+        scores = np.array([fitness(r) for r in play(rules, [to_params(x, base, names) for x in candidates],
+                                                    config.pairs, deals_seed)])
         best = np.argsort(-scores)[:config.elite]
         mean = candidates[best].mean(axis=0)
-        spread = np.maximum(candidates[best].std(axis=0), (HIGH - LOW) / 50)  # never collapse entirely
+        spread = np.maximum(candidates[best].std(axis=0), (high - low) / 50)  # never collapse entirely
         row = {"generation": generation, "mean_score_diff": float(scores[0]), "best_score_diff": float(scores[best[0]]),
                "seconds": time.perf_counter() - start}
         history.append(row)
@@ -133,10 +139,10 @@ def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = N
             log(f"tune: generation {generation + 1}/{config.generations}: the mean scores {scores[0]:+.0f} a game "
                 f"against the heuristic, the best {scores[best[0]]:+.0f} ({config.pairs * rules.num_owners} games "
                 f"each, {row['seconds']:.0f} s)")
-    params = to_params(mean, base)
+    params = to_params(mean, base, names)
     final = play(rules, [params], config.final_pairs, config.seed * 1_000_003 + 7_777_777)[0]
     final.team, final.vs = "tuned", "heuristic"
     return TuneResult(params, final, history, time.perf_counter() - start, pair_model)
 
 
-__all__ = ["SEARCHED", "TuneConfig", "TuneResult", "fitness", "play_variants", "to_params", "tune"]
+__all__ = ["SEARCHED", "searched", "TuneConfig", "TuneResult", "fitness", "play_variants", "to_params", "tune"]

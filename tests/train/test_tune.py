@@ -12,7 +12,7 @@ from agents import make_agent
 from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS, OFF, PARAMS, params_dict, save_params
 from handfoot_env.rules import Rules
 from handfoot_lab.cli import main
-from train.tune import HIGH, LOW, SEARCHED, TuneConfig, to_params, tune
+from train.tune import SEARCHED, TuneConfig, searched, to_params, tune
 
 TINY = TuneConfig(generations=2, population=4, elite=2, pairs=6, seed=3, final_pairs=6)
 
@@ -24,9 +24,9 @@ def test_the_search_moves_only_numbers_with_a_range_and_rounds_counts():
     params = params_dict(to_params(point))
     assert params["extra_protected"] == 0.0  # counts and switches are rounded
     assert params["black_three_score"] == PARAMS["black_three_score"].default
-    top = params_dict(to_params(HIGH.astype(float)))
+    top = params_dict(to_params(np.array([PARAMS[n].high for n in SEARCHED], dtype=float)))
     assert top["block_pile_size"] == OFF and top["wild_stock"] == OFF  # a threshold at the top of its range is off
-    assert np.all(LOW <= HIGH)
+    assert "danger_weight" in searched(pair_model=True) and "danger_weight" not in searched(pair_model=False)
 
 
 def test_tuning_is_reproducible_and_judged_on_fresh_deals():

@@ -6,8 +6,11 @@ discard...).  One move at a time it is hard to improve on (README, "lookahead he
 but a different plan for the whole deal can beat it, and a plan is a point in that table.
 So the search plays each candidate against the default heuristic over the same duplicate
 deals at engine speed (both compiled), keeps the best few, and moves a Gaussian over the
-numbers towards them.  Every generation plays fresh deals, so a candidate cannot win by
-luck twice; the result is the final mean, judged on deals no generation saw.
+numbers towards them (ranked by score difference, the steadier measure).  Every
+generation plays fresh deals, so a candidate cannot win by luck twice; the result is the
+final mean, judged on deals no generation saw.  Where the pile is taken with a pair, the
+pair model (``pair_model.py``) is fitted first and the search also moves how much the
+discard heeds it (``danger_weight``).
 """
 
 from __future__ import annotations

@@ -51,17 +51,14 @@ def shipped_model(rules: Rules | None, kind: str = "ppo") -> Path:
 
 def load_tuned(path: str | Path | None = None, rules: Rules | None = None, name: str = "tuned"):
     """A tuned heuristic (``handfoot tune``'s JSON), or the shipped one for ``rules``; compiled."""
-    import json
-
     from handfoot_env.baselines.compiled import CompiledHeuristic
-    from handfoot_env.baselines.heuristic_params import load_params
+    from handfoot_env.baselines.heuristic_params import read_params
 
     path = Path(path) if path is not None else shipped_model(rules, "tuned")
     if not path.exists():
         raise ValueError(f"no tuned heuristic at {path}: make one with 'handfoot tune --out FILE' and pass tuned:FILE")
-    params = load_params(path)
+    params, info = read_params(path)
     playing = rules or Rules.preset("partnership")
-    info = json.loads(path.read_text())
     tuned_for = (info.get("preset"), info.get("players"))
     if tuned_for[0] is not None and tuned_for != (playing.preset_name, playing.num_players):
         warnings.warn(f"the tuned heuristic {path.name} was tuned on {tuned_for[0]} with {tuned_for[1]} players "

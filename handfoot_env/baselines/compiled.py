@@ -317,7 +317,8 @@ def meld_choice(obs, mask, rules, params):
     clean = obs[O.OWNERS + O.OWNER_CLEAN_BOOKS]
     need_clean = int(obs[O.GAME_CLEAN_NEEDED])
     stock = int(obs[O.GAME_STOCK])
-    out_near = they_can_go_out(obs)
+    # whether another side could go out matters only to two habits the defaults leave off
+    out_near = (params[RUSH_OUT_NEAR] != 0 or params[LATE_OUT_NEAR] != 0) and they_can_go_out(obs)
     keep_two = (obs[O.ON_FOOT] != 0 and not going_out_wins(obs, rules, params) and stock > params[KEEP_TWO_STOCK]
                 and not (out_near and params[RUSH_OUT_NEAR] != 0))
     cards = np.float32(0.0)
@@ -463,7 +464,7 @@ def suited_discard(obs, mask, rank):
 
 
 @njit(cache=True)
-def discard_choice(obs, mask, params):
+def discard_choice(obs, mask, params, features):
     next_slot = 1  # the next player is always the first other side
     pile_size = int(obs[O.PILE_SIZE])
     window = 0.0
@@ -472,7 +473,6 @@ def discard_choice(obs, mask, params):
     pile_worth = pile_size >= 6 or window >= 60
     next_can_take = pile_size >= params[FEED_PILE_MIN] and obs[O.OWNERS + next_slot * O.OWNER_FIELDS + O.OWNER_OPENED] > 0
     runs = obs[O.HOUSE_RULE_RUNS] != 0
-    features = np.empty(NUM_PAIR_FEATURES)
     best = NONE
     best_score = np.inf
     for kind in range(NUM_KINDS):
@@ -511,7 +511,7 @@ def discard_choice(obs, mask, params):
 
 # ---------------------------------------------------------------------------- one decision
 @njit(cache=True)
-def heuristic_choice(obs, mask, rules, params, plan):
+def heuristic_choice(obs, mask, rules, params, plan, features):
     legal = 0
     only = NONE
     for a in range(mask.shape[0]):
@@ -529,9 +529,9 @@ def heuristic_choice(obs, mask, rules, params, plan):
             action = first_in_plan(plan, count, mask)
             if action != NONE:
                 return action
-        return discard_choice(obs, mask, params)
+        return discard_choice(obs, mask, params, features)
     action = meld_choice(obs, mask, rules, params)
-    return action if action != NONE else discard_choice(obs, mask, params)
+    return action if action != NONE else discard_choice(obs, mask, params, features)
 
 
 @njit(cache=True)
@@ -539,8 +539,9 @@ def heuristic_actions(observations, masks, rules, params, out):
     """The heuristic's decision for every row (``rules`` is ``Rules.kernel``, ``params`` its
     numbers in ``heuristic_params`` order)."""
     plan = np.empty(PLAN_SIZE, dtype=np.int64)
+    features = np.empty(NUM_PAIR_FEATURES)  # the pair model's, for one rank at a time
     for b in range(masks.shape[0]):
-        out[b] = heuristic_choice(observations[b], masks[b], rules[0], params, plan)
+        out[b] = heuristic_choice(observations[b], masks[b], rules[0], params, plan, features)
 
 
 # ---------------------------------------------------------------------------- the agents

@@ -198,7 +198,8 @@ class HeuristicAgent:
         need_clean, _ = view.books_needed
         groups = view.groups(0)
         p = self.p
-        out_near = self._they_can_go_out(view)
+        # whether another side could go out matters only to two habits the defaults leave off
+        out_near = bool(p["rush_out_near"] or p["late_out_near"]) and self._they_can_go_out(view)
         keep_two = (view.on_foot and not self._going_out_wins(view) and view.stock_size > p["keep_two_stock"]
                     and not (out_near and p["rush_out_near"]))
         cards = hand.sum()

@@ -105,13 +105,18 @@ def params_dict(array: np.ndarray) -> dict[str, float]:
     return {name: float(v) for name, v in zip(NAMES, array)}
 
 
-def load_params(path: str | Path) -> np.ndarray:
-    """A variant saved by ``save_params`` (``{"format": ..., "params": {name: value}, ...}``)."""
+def read_params(path: str | Path) -> tuple[np.ndarray, dict]:
+    """A variant saved by ``save_params`` and the rest of its file (preset, players, ...)."""
     try:
         data = json.loads(Path(path).read_text())
-        return params_array(data["params"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return params_array(data["params"]), data
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"cannot read heuristic parameters from {path}: {exc}") from None
+
+
+def load_params(path: str | Path) -> np.ndarray:
+    """A variant saved by ``save_params`` (``{"format": ..., "params": {name: value}, ...}``)."""
+    return read_params(path)[0]
 
 
 def params_json(array: np.ndarray, **info) -> str:

@@ -111,7 +111,7 @@ def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = N
     base, pair_model = DEFAULT_PARAMS.copy(), None
     if config.pair_positions and not rules.takes_with_a_pair:
         raise ValueError("the pair model predicts takes of the pile with a pair, and these rules take it without "
-                         "one: set its positions to 0")
+                         "one: give it 0 positions (--pair-positions 0, or tune_pair_positions: 0 in a config)")
     if config.pair_positions:
         weights, pair_model = fit_pair_model(rules, config.pair_positions, seed=config.seed)
         base[PAIR_WEIGHTS:PAIR_WEIGHTS + NUM_PAIR_FEATURES] = weights

@@ -4,6 +4,7 @@ their arguments; errors are ``ValueError`` and become one line there)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -105,18 +106,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise ValueError("--records saves the games of one match: leave out --round-robin")
     if args.ray is not None and args.records:
         raise ValueError("--records saves games on this machine: leave out --ray")
-    cluster = _ray_cluster(args.ray)
-    try:
+    with _ray_cluster(args.ray) as cluster:
         return _eval(args, rules, cluster)
-    finally:
-        if cluster is not None:
-            cluster.close()
 
 
 def _ray_cluster(address: str | None):
-    """The Ray cluster ``--ray [ADDRESS]`` names (None without --ray)."""
+    """The Ray cluster ``--ray [ADDRESS]`` names, closed on leaving the ``with`` block (None
+    inside it without --ray)."""
     if address is None:
-        return None
+        return contextlib.nullcontext()
     from train.cluster import Cluster
 
     return Cluster(address)
@@ -204,17 +202,13 @@ def cmd_tune(args: argparse.Namespace) -> int:
                         pair_positions=args.pair_positions if args.pair_positions is not None
                         else 100_000 if rules.takes_with_a_pair else 0)
     say = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
-    cluster = _ray_cluster(args.ray)
-    try:
+    with _ray_cluster(args.ray) as cluster:
         if cluster is None:
             result = tune(rules, config, log=say)
         else:
             from train.cluster import play_variants_on_ray
 
             result = tune(rules, config, log=say, play=play_variants_on_ray)
-    finally:
-        if cluster is not None:
-            cluster.close()
     summary = result.summary()
     if args.out:
         save_params(args.out, result.params, preset=rules.preset_name, players=rules.num_players,

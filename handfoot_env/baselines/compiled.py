@@ -23,7 +23,7 @@ from handfoot_env.baselines.heuristic_params import (
     EXTRA_PROTECTED, FEED_PENALTY, FEED_PILE_MIN, HELD_CARD_VALUE, HOLD_PAIRS_PILE, KEEP_TWO_STOCK, LATE_OUT_NEAR,
     LATE_STOCK, MAX_GROUP_WILDS, NEW_GROUP_MIN, OUT_MARGIN, OWN_GROUP_BONUS, PAIR_BONUS, PARTNER_CARD_WEIGHT,
     PROTECT_ALWAYS, RUSH_OUT_NEAR, TAKE_MIN_PILE, WILD_MIN_GROUP, WILD_PAIRS, WILD_STOCK, WILDS_FIRST,
-    VALUE_WEIGHT, WINDOW_RANK_SCORE, DANGER_WEIGHT, PAIR_WEIGHTS, NUM_PAIR_FEATURES,
+    VALUE_WEIGHT, WINDOW_RANK_SCORE, DANGER_WEIGHT, PAIR_WEIGHTS, NUM_PAIR_FEATURES, OFF,
 )
 from handfoot_env.cards import (
     BLACK_THREE, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
@@ -367,10 +367,12 @@ def meld_choice(obs, mask, rules, params):
     for r in range(NUM_NATURALS):
         sizes[r] = -group_size(obs, 0, r)
     by_size = stable_order(sizes)  # the groups nearest to a book first
-    wild_keys = np.empty(NUM_NATURALS, dtype=np.float64)
-    for r in range(NUM_NATURALS):
-        wild_keys[r] = -np.float64(group_size(obs, 0, r)) - (params[DIRTY_PREFERENCE] if group_wilds(obs, 0, r) > 0 else 0.0)
-    by_wild_order = stable_order(wild_keys)  # where wilds go: nearest to a book, dirty ones first
+    by_wild_order = by_size  # where wilds go: nearest to a book (dirty ones first with a preference)
+    if params[DIRTY_PREFERENCE] != 0:
+        wild_keys = np.empty(NUM_NATURALS, dtype=np.float64)
+        for r in range(NUM_NATURALS):
+            wild_keys[r] = -np.float64(group_size(obs, 0, r)) - (params[DIRTY_PREFERENCE] if group_wilds(obs, 0, r) > 0 else 0.0)
+        by_wild_order = stable_order(wild_keys)
     protected = np.zeros(NUM_NATURALS, dtype=np.bool_)
     if (clean < need_clean or params[PROTECT_ALWAYS] != 0) and not late:
         room = max(max(int(np.float32(need_clean) - clean), 0) + int(params[EXTRA_PROTECTED]), 0)
@@ -381,7 +383,7 @@ def meld_choice(obs, mask, rules, params):
             if group_size(obs, 0, r) > 0 and group_wilds(obs, 0, r) == 0:  # a clean group
                 protected[r] = True
                 room -= 1
-    for r in range(NUM_NATURALS):
+    for r in range(NUM_NATURALS if params[CLEAN_MIN_SIZE] < OFF else 0):
         if group_size(obs, 0, r) >= params[CLEAN_MIN_SIZE] and group_wilds(obs, 0, r) == 0:
             protected[r] = True
     # Pairs go down with a wild first, then wilds finish the groups nearest to a book.

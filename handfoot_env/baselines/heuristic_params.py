@@ -75,8 +75,8 @@ PAIR_FEATURES: dict[str, str] = {
     "value": "the rank's card value / 20",
     "window": "the rank is among the pile's top cards",
 }
-for _feature, _what in PAIR_FEATURES.items():
-    PARAMS[f"pair_{_feature}"] = Param(0.0, 0.0, 0.0, False, f"pair model weight of: {_what}")
+PARAMS.update({f"pair_{feature}": Param(0.0, 0.0, 0.0, False, f"pair model weight of: {what}")
+               for feature, what in PAIR_FEATURES.items()})
 NAMES = tuple(PARAMS)
 DEFAULT_PARAMS = np.array([p.default for p in PARAMS.values()], dtype=np.float64)
 

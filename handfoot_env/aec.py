@@ -9,7 +9,7 @@
 | Agents             | `agents = ['player_0', ...]` (classic 2-6; partnership 4; house 2 or 4) |
 | Action shape       | (1,)                                                                |
 | Action values      | 0 .. 172                                                            |
-| Observation shape  | {"observation": (509,) float32 in [-1000, 1000], "action_mask": (173,) int8} |
+| Observation shape  | {"observation": (599,) float32 in [-1000, 1000], "action_mask": (173,) int8} |
 
 Hand and Foot is a Canasta-family card game: every player has a hand and a foot, builds
 groups of one rank, and scores big for seven-card books.  The rules are written out in

@@ -4,8 +4,9 @@ The observation is *seat-relative*: seat slot 0 is the observer, then the other 
 turn order; owner slot 0 is the observer's side (itself in ``classic``, its team in
 ``partnership``), then the other owners in turn order.  Slots beyond the table's players
 or owners are zero.  It holds only what that seat may know: its own hand and staged
-groups; every table; the discard pile (face up); hand and foot sizes; red threes; scores;
-deal, minimum, phase and stock size.  Never another hand, a foot's cards, or the stock.
+groups; every table; the discard pile (face up); hand and foot sizes; the cards each seat
+was seen to take from the pile and has not shown since; red threes; scores; deal, minimum,
+phase and stock size.  Never another hand, a foot's cards, or the stock.
 
 Counts are raw numbers of cards; points are in hundreds; running totals in thousands.
 
@@ -16,6 +17,7 @@ Counts are raw numbers of cards; points are in hundreds; running totals in thous
 | staged_value     | 1      | points of my staged groups / 100                                        |
 | on_foot          | 1      | 1 when I have picked up my foot                                        |
 | seats            | 6 x 5  | per seat slot: present, partner, cards in hand, cards in unplayed foot, on foot |
+| seat_known       | 6 x 15 | per seat slot: cards it surely holds, count per kind: taken from the pile (face up) and not seen to leave its hand since |
 | owners           | 6 x 41 | per owner slot: present, opened, red threes, clean books, dirty books, melded points / 100, total / 1000, opening minimum / 100, then 11 ranks x (naturals, 2s, jokers) of the unfinished group |
 | pile_size        | 1      | cards in the discard pile                                              |
 | pile_top         | 15     | one-hot kind of the top discard (all zero when the pile is empty)      |
@@ -58,6 +60,7 @@ FIELDS: tuple[tuple[str, int], ...] = (
     ("staged_value", 1),
     ("on_foot", 1),
     ("seats", MAX_SEATS * SEAT_FIELDS),
+    ("seat_known", MAX_SEATS * NUM_KINDS),
     ("owners", MAX_OWNERS * OWNER_FIELDS),
     ("pile_size", 1),
     ("pile_top", NUM_KINDS),
@@ -84,6 +87,7 @@ STAGED = OFFSETS["staged"]
 STAGED_VALUE = OFFSETS["staged_value"]
 ON_FOOT = OFFSETS["on_foot"]
 SEATS = OFFSETS["seats"]
+SEAT_KNOWN = OFFSETS["seat_known"]
 OWNERS = OFFSETS["owners"]
 PILE_SIZE = OFFSETS["pile_size"]
 PILE_TOP = OFFSETS["pile_top"]
@@ -161,6 +165,11 @@ class ObservationView:
         """(present, partner, cards in hand, cards in unplayed foot, on foot) of seat slot ``slot``."""
         base = SEATS + slot * SEAT_FIELDS
         return self.obs[base:base + SEAT_FIELDS]
+
+    def known(self, slot: int):
+        """Cards seat slot ``slot`` surely holds, count per kind (taken from the pile, not shown since)."""
+        base = SEAT_KNOWN + slot * NUM_KINDS
+        return self.obs[base:base + NUM_KINDS]
 
     def side(self, slot: int):
         """Header of owner slot ``slot``: present, opened, red threes, clean books, dirty books,

@@ -345,6 +345,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pair-positions", type=int, default=None,
                    help="positions the pair model (will the next player take the pile with a pair?) is fitted on "
                         "first; 0: none (default: 100,000 where a take needs a pair, 0 in house)")
+    p.add_argument("--fitness", choices=("win_rate", "score_diff"), default="win_rate",
+                   help="what ranks the candidates (default: win_rate)")
     p.add_argument("--seed", type=int, default=0, help="seed of the search and of its deals")
     p.add_argument("--out", help="save the variant here as JSON")
     p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",

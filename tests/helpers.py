@@ -40,7 +40,7 @@ def fingerprint(game: Game) -> str:
             "totals": game.totals,
             "actions": game.actions,
             "sides": [(s.opened, s.red_threes, [repr(g) for g in s.groups]) for s in game.sides],
-            "seats": [(s.on_foot, [repr(g) for g in s.staged]) for s in game.seats],
+            "seats": [(s.on_foot, s.known, [repr(g) for g in s.staged]) for s in game.seats],
             "suits": [(s.hand_suits, s.foot_suits, s.staged_suits) for s in game.seats],
         },
         sort_keys=True,

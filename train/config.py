@@ -44,6 +44,7 @@ class TrainConfig:
     tune_elite: int = 5  # best candidates the next generation centres on
     tune_pairs: int = 300  # duplicate sets each candidate plays per generation
     tune_pair_positions: int = 0  # positions the pair model is fitted on before the search (0: none)
+    tune_fitness: str = "win_rate"  # what ranks the variants: win_rate or score_diff (train/tune.py)
 
     # --- warm start -----------------------------------------------------------------------
     imitation_decisions: int = 0  # heuristic decisions the actor imitates first (0: none)
@@ -216,6 +217,8 @@ def validate(config: TrainConfig) -> TrainConfig:
         if config.tune_pair_positions and not config.make_rules().takes_with_a_pair:
             fail("tune_pair_positions", "the pair model predicts takes of the pile with a pair; these rules take it "
                                         "without one (house): set it to 0")
+        if config.tune_fitness not in ("win_rate", "score_diff"):
+            fail("tune_fitness", f"must be win_rate or score_diff, got {config.tune_fitness!r}")
         if config.tune_elite > config.tune_population:
             fail("tune_elite", f"must not exceed tune_population ({config.tune_population}), got {config.tune_elite}")
     if config.anchor_coef < 0:

@@ -63,7 +63,9 @@ def fit_pair_model(rules: Rules, positions: int, seed: int = 0) -> tuple[np.ndar
 
     def loss_fn() -> torch.Tensor:
         optimizer.zero_grad()
-        loss = torch.nn.functional.binary_cross_entropy_with_logits(x @ weights, y)
+        # A little L2 keeps the weights finite where a feature decides the label outright
+        # (a pair seen taken from the pile is held until it is shown).
+        loss = torch.nn.functional.binary_cross_entropy_with_logits(x @ weights, y) + 1e-4 * (weights ** 2).sum()
         loss.backward()
         return loss
 

@@ -249,7 +249,8 @@ class Trainer:
                   f"{config.tune_pairs} duplicate sets each against the heuristic")
         search = TuneConfig(generations=config.tune_generations, population=config.tune_population,
                             elite=config.tune_elite, pairs=config.tune_pairs, seed=config.seed,
-                            final_pairs=config.final_eval_pairs, pair_positions=config.tune_pair_positions)
+                            final_pairs=config.final_eval_pairs, pair_positions=config.tune_pair_positions,
+                            fitness=config.tune_fitness)
         if self.runners:  # on Ray the rollout workers play the search's matches too
             from train.cluster import play_variants_on_ray
 

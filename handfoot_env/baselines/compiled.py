@@ -430,6 +430,9 @@ def pair_features(obs, r, out):
     out[6] = np.float64(obs[O.HAND + kind])
     out[7] = VALUES[kind] / 20.0
     out[8] = 1.0 if obs[O.PILE_TAKE_WINDOW + kind] > 0 else 0.0
+    known = obs[O.SEAT_KNOWN + NUM_KINDS + kind]  # seat slot 1's known cards
+    out[9] = 1.0 if known == 1 else 0.0
+    out[10] = 1.0 if known >= 2 else 0.0
 
 
 @njit(cache=True)

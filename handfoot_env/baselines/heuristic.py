@@ -353,9 +353,11 @@ class HeuristicAgent:
         visible = float(view.pile_counts[kind]) + float(view.hand[kind])
         for slot in range(O.MAX_OWNERS):
             visible += float(view.groups(slot)[r][0])
+        known = float(view.known(1)[kind])  # what the next player took from the pile and still holds
         return [1.0, float(view.seat(1)[O.SEAT_HELD]) / 10.0, float(view.side(1)[O.OWNER_OPENED] != 0),
                 float(view.groups(1)[r].sum() > 0), visible / 5.0, float(view.seat(1)[O.SEAT_ON_FOOT] != 0),
-                float(view.hand[kind]), VALUES[kind] / 20.0, float(view.pile_take_window[kind] > 0)]
+                float(view.hand[kind]), VALUES[kind] / 20.0, float(view.pile_take_window[kind] > 0),
+                float(known == 1), float(known >= 2)]
 
     def pair_chance(self, view: ObservationView, r: int) -> float:
         """The pair model's chance that the next player holds two or more of rank ``r``."""

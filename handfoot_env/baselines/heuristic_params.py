@@ -74,6 +74,8 @@ PAIR_FEATURES: dict[str, str] = {
     "mine": "naturals of the rank in my hand",
     "value": "the rank's card value / 20",
     "window": "the rank is among the pile's top cards",
+    "known_one": "the next player surely holds exactly one of the rank (it took it from the pile)",
+    "known_two": "the next player surely holds two or more of the rank (it took them from the pile)",
 }
 PARAMS.update({f"pair_{feature}": Param(0.0, 0.0, 0.0, False, f"pair model weight of: {what}")
                for feature, what in PAIR_FEATURES.items()})

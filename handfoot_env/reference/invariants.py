@@ -60,6 +60,9 @@ def check_position(game: Game, mask: np.ndarray | None = None, whole_pack: bool 
             raise InvariantError(f"seat {i} has staged groups outside its turn")
         if seat.on_foot and sum(seat.foot):
             raise InvariantError(f"seat {i} plays from the foot but still has one")
+        held = np.asarray(seat.hand) + sum((np.asarray(g.counts()) for g in seat.staged), np.zeros(NUM_KINDS, int))
+        if min(seat.known) < 0 or (np.asarray(seat.known) > held).any():
+            raise InvariantError(f"seat {i} is known to hold {seat.known}, more than its hand and staged cards {held.tolist()}")
     if game.phase != GAME_OVER and not (game.legal_mask() if mask is None else mask).any():
         raise InvariantError("no legal action in a position that is not over")
 

@@ -33,6 +33,7 @@ def observe(game: Game, seat: int) -> np.ndarray:
         obs[base + O.SEAT_HELD] = s.hand_size + staged
         obs[base + O.SEAT_FOOT] = 0 if s.on_foot else sum(s.foot)
         obs[base + O.SEAT_ON_FOOT] = s.on_foot
+        obs[O.SEAT_KNOWN + slot * NUM_KINDS:O.SEAT_KNOWN + (slot + 1) * NUM_KINDS] = s.known
 
     for slot, owner in enumerate(O.relative_owners(my_owner, rules.num_owners)):
         side = game.sides[owner]

@@ -136,6 +136,9 @@ class Seat:
     hand: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
     foot: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
     on_foot: bool = False  # the foot has been picked up and is now the hand
+    # Cards the whole table knows this seat holds, per kind: taken from the pile face up and
+    # not seen to leave the hand since (a lower bound; see transitions.show).
+    known: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
     staged: list[Meld] = field(default_factory=list)  # this turn's melds before opening
     hand_suits: list[list[int]] = field(default_factory=no_suits)
     foot_suits: list[list[int]] = field(default_factory=no_suits)

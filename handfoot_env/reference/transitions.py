@@ -19,6 +19,7 @@ from handfoot_env.cards import (
     NUM_KINDS,
     NUM_NATURALS,
     NUM_SUITS,
+    RED_THREE,
     natural_kind,
     rank_of,
     suited_id,
@@ -75,10 +76,25 @@ def draw(game: Game) -> None:
     game.phase = PLAY_PHASE
 
 
+def show(seat: Seat, kind: int, count: int) -> None:
+    """``count`` cards of ``kind`` leave the hand in sight of the table: the seat surely
+    holds that many fewer of its known cards of the kind (it may have played unknown ones)."""
+    seat.known[kind] = max(seat.known[kind] - count, 0)
+
+
+def receive_in_sight(game: Game, card: int) -> None:
+    """A card from the pile enters the mover's hand face up: the table knows it is held
+    (a red three that goes straight down is not)."""
+    deal.receive(game, game.current, card)
+    kind = int(CARD_KIND[card])
+    if not (game.rules.red_threes_laid_down and kind == RED_THREE):
+        game.seats[game.current].known[kind] += 1
+
+
 def take_top_discard(game: Game) -> None:
     """House: one card from the stock, then the top discard, into the hand."""
     deal.receive(game, game.current, game.stock.pop())
-    deal.receive(game, game.current, game.pile.pop())
+    receive_in_sight(game, game.pile.pop())
     game.phase = PLAY_PHASE
 
 
@@ -88,6 +104,7 @@ def take_pile(game: Game) -> None:
     side = game.sides[game.owner()]
     top = int(CARD_KIND[game.pile.pop()])
     seat.hand[top] -= 2
+    show(seat, top, 2)
     groups = side.groups if side.opened else seat.staged
     target = unfinished_group(groups, rank_of(top), rules.book_size)
     if target is None:
@@ -98,7 +115,7 @@ def take_pile(game: Game) -> None:
         open_side(game, seat, side)
     count = len(game.pile) if rules.pile_take_count is None else rules.pile_take_count - 1
     for _ in range(min(count, len(game.pile))):
-        deal.receive(game, game.current, game.pile.pop())
+        receive_in_sight(game, game.pile.pop())
     game.phase = PLAY_PHASE
     after_meld(game)
 
@@ -138,6 +155,8 @@ def meld(game: Game, act: A.Action) -> None:
                 move_natural(seat, book_suit(game, seat, act.rank), act.rank, staging=not side.opened)
     for k in range(NUM_KINDS):
         seat.hand[k] -= need[k]
+        if side.opened:
+            show(seat, k, need[k])
     if current is None:
         groups.append(result)
     else:
@@ -145,6 +164,9 @@ def meld(game: Game, act: A.Action) -> None:
     if not side.opened:
         if seat.staged_value < game.minimum(game.owner()):
             return  # still staging
+        for group in seat.staged:  # the staged melds go down in sight of the table
+            for k, c in enumerate(group.counts()):
+                show(seat, k, c)
         open_side(game, seat, side)
     after_meld(game)
 
@@ -164,6 +186,7 @@ def discard(game: Game, card: int) -> None:
     seat = game.seats[game.current]
     kind, suit = int(CARD_KIND[card]), int(CARD_SUIT[card])
     seat.hand[kind] -= 1
+    show(seat, kind, 1)
     if suit >= 0:
         seat.hand_suits[suit][rank_of(kind)] -= 1
     game.pile.append(card)

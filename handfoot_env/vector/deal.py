@@ -90,6 +90,7 @@ def start_deal(s, rules, packs):
     s.hand_suits[:] = 0
     s.foot_suits[:] = 0
     s.on_foot[:] = 0
+    s.known[:] = 0
     clear_staged(s)
     s.groups[:] = 0
     s.runs[:] = 0

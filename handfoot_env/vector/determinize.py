@@ -1,7 +1,10 @@
 """Determinization, compiled: redeal the cards one seat cannot see, keeping what it can see.
 
 From seat ``p``'s view the unseen cards are the stock, the other players' hands and every
-unplayed foot (its own too).  ``determinize`` gathers them, shuffles them, and deals them
+unplayed foot (its own too), less the cards a hand was seen to take from the pile
+(``known``): those stay where they are.  (In ``house``, where naturals are tracked by suit
+and ``known`` is by kind, known naturals are redealt like the rest and ``known`` is cut to
+what the new hand holds.)  ``determinize`` gathers them, shuffles them, and deals them
 back into the same places in the same numbers: the result is a position that seat ``p``
 cannot tell from the real one (its hand, staged cards, every table and the pile are
 untouched).  Red threes never sit in a hand in the rank-only presets, so hands are refilled
@@ -19,8 +22,9 @@ from handfoot_env.vector.legality import KIND_OF_CARD
 
 
 @njit(cache=True)
-def _take(s, seat, to_foot, suited, pool, n):
-    """Move the cards of a seat's hand or foot into ``pool`` (card ids); returns the new count."""
+def _take(s, seat, to_foot, suited, pool, n, keep):
+    """Move the cards of a seat's hand or foot into ``pool`` (card ids), all but ``keep[k]``
+    of each kind without a suit; returns the new count."""
     counts = s.foot[seat] if to_foot else s.hand[seat]
     suits = s.foot_suits[seat] if to_foot else s.hand_suits[seat]
     for k in range(NUM_KINDS):
@@ -30,11 +34,12 @@ def _take(s, seat, to_foot, suited, pool, n):
                     pool[n] = NUM_KINDS + NUM_NATURALS * suit + k - FIRST_NATURAL
                     n += 1
                 suits[suit, k - FIRST_NATURAL] = 0
+            counts[k] = 0
         else:
-            for _ in range(counts[k]):
+            for _ in range(counts[k] - keep[k]):
                 pool[n] = k
                 n += 1
-        counts[k] = 0
+            counts[k] = keep[k]
     return n
 
 
@@ -46,16 +51,17 @@ def determinize(s, rules, seat, seed):
     pool = np.empty(s.stock.shape[0] + 4 * 64 * rules.players, dtype=np.int64)
     hand_sizes = np.zeros(rules.players, dtype=np.int64)
     foot_sizes = np.zeros(rules.players, dtype=np.int64)
+    nothing = np.zeros(NUM_KINDS, dtype=np.int16)
     n = 0
     for q in range(rules.players):
         if q != seat:
-            for k in range(NUM_KINDS):
-                hand_sizes[q] += s.hand[q, k]
-            n = _take(s, q, False, suited, pool, n)
+            before = n
+            n = _take(s, q, False, suited, pool, n, s.known[q])
+            hand_sizes[q] = n - before
         if s.on_foot[q] == 0:
             for k in range(NUM_KINDS):
                 foot_sizes[q] += s.foot[q, k]
-            n = _take(s, q, True, suited, pool, n)
+            n = _take(s, q, True, suited, pool, n, nothing)
     stock = s.stock_len
     for i in range(stock):
         pool[n] = s.stock[i]
@@ -72,6 +78,9 @@ def determinize(s, rules, seat, seed):
             cards[front], cards[j] = cards[j], cards[front]
             add_card(s, q, cards[front], False)
             front += 1
+        if suited:
+            for k in range(FIRST_NATURAL, NUM_KINDS):
+                s.known[q, k] = min(s.known[q, k], s.hand[q, k])
     for q in range(rules.players):
         for _ in range(foot_sizes[q]):
             add_card(s, q, cards[front], True)

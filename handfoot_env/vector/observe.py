@@ -43,6 +43,8 @@ def fill_observation(s, rules, seat, obs):
         obs[base + O.SEAT_HELD] = held
         obs[base + O.SEAT_FOOT] = foot
         obs[base + O.SEAT_ON_FOOT] = s.on_foot[other]
+        for k in range(NUM_KINDS):
+            obs[O.SEAT_KNOWN + slot * NUM_KINDS + k] = s.known[other, k]
 
     for slot in range(owners):
         owner = (my_owner + slot) % owners

@@ -64,10 +64,11 @@ def write_position(states: np.ndarray, packs: np.ndarray, b: int, game: "Game") 
         s[name][:] = 0
         s[name][: len(cards)] = cards  # both keep the top last
         s[f"{name}_len"] = len(cards)
-    for field in ("hand", "foot", "on_foot", "hand_suits", "foot_suits"):
+    for field in ("hand", "foot", "on_foot", "known", "hand_suits", "foot_suits"):
         s[field][:] = 0
     for i, seat in enumerate(game.seats):
         s["hand"][i] = seat.hand
+        s["known"][i] = seat.known
         s["foot"][i] = seat.foot
         s["on_foot"][i] = seat.on_foot
         s["hand_suits"][i] = seat.hand_suits

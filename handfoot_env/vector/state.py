@@ -44,6 +44,8 @@ def state_dtype() -> np.dtype:
             ("hand", np.int16, (players, NUM_KINDS)),
             ("foot", np.int16, (players, NUM_KINDS)),
             ("on_foot", np.int8, (players,)),
+            # Cards each seat surely holds: taken from the pile in sight, not shown since.
+            ("known", np.int16, (players, NUM_KINDS)),
             # With runs: the naturals of hand, foot and staged cards by [suit, rank].
             ("hand_suits", np.int8, (players, NUM_SUITS, NUM_NATURALS)),
             ("foot_suits", np.int8, (players, NUM_SUITS, NUM_NATURALS)),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from handfoot_env.cards import FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS, TWO
+from handfoot_env.cards import FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO
 from handfoot_env.rule_facts import owner_of
 from handfoot_env.vector.deal import clear_staged, pick_up_foot, pop_stock, receive, start_deal
 from handfoot_env.vector.legality import (
@@ -53,6 +53,30 @@ def end_deal_if_stuck(s, rules, packs):
     if s.phase != OVER and s.stock_len == 0 and not has_legal_action(s, rules):
         end_deal(s, rules, packs, -1)
         settle(s, rules, packs)
+
+
+# ---------------------------------------------------------------------------- what the table saw
+@njit(cache=True)
+def show(s, p, kind, n):
+    """``n`` cards of ``kind`` leave seat ``p``'s hand in sight of the table (reference
+    ``show``): it surely holds that many fewer of its known cards of the kind, or none."""
+    s.known[p, kind] = max(s.known[p, kind] - n, 0)
+
+
+@njit(cache=True)
+def show_staged(s):
+    """The staged melds go down: their cards are seen to leave the mover's hand."""
+    for k in range(NUM_KINDS):
+        show(s, s.current, k, s.staged_cards[k])
+
+
+@njit(cache=True)
+def receive_in_sight(s, rules, p, card):
+    """A card from the pile enters the hand face up: the table knows the seat holds it
+    (a red three that goes straight down is not held)."""
+    receive(s, rules, p, card)
+    if not (rules.red_laid and KIND_OF_CARD[card] == RED_THREE):
+        s.known[p, KIND_OF_CARD[card]] += 1
 
 
 # ---------------------------------------------------------------------------- melds
@@ -141,6 +165,7 @@ def lay_card(s, owner, opened, kind):
     """One card leaves the player's hand for a meld: onto the table, or staged."""
     s.hand[s.current, kind] -= 1
     if opened:
+        show(s, s.current, kind, 1)
         s.table_cards[owner, kind] += 1
     else:
         s.staged_cards[kind] += 1
@@ -154,6 +179,7 @@ def finish_meld(s, rules, packs, owner, opened):
     if not opened:
         if s.staged_value < minimum(s, rules, owner):
             return  # still staging
+        show_staged(s)
         open_side(s, owner)
     after_meld(s, rules, packs)
 
@@ -241,11 +267,15 @@ def meld(s, rules, packs, op, rank, comp):
             if s.opened[owner] == 0:
                 s.staged_suits[suit, rank] += 1
     if s.opened[owner]:
+        show(s, p, kind, n)
+        show(s, p, TWO, t)
+        show(s, p, JOKER, j)
         add_to_table(s, rules, owner, rank, n, t, j)
     else:
         add_to_staged(s, rules, rank, n, t, j)
         if s.staged_value < minimum(s, rules, owner):
             return  # still staging
+        show_staged(s)
         open_side(s, owner)
     after_meld(s, rules, packs)
 
@@ -258,6 +288,7 @@ def take_pile(s, rules, packs):
     s.pile_len -= 1
     top = KIND_OF_CARD[s.pile[s.pile_len]]
     s.hand[p, top] -= 2
+    show(s, p, top, 2)
     if s.opened[owner]:
         add_to_table(s, rules, owner, top - FIRST_NATURAL, 3, 0, 0)
     else:
@@ -266,7 +297,7 @@ def take_pile(s, rules, packs):
     count = s.pile_len if rules.take_count < 0 else rules.take_count - 1
     for _ in range(min(count, s.pile_len)):
         s.pile_len -= 1
-        receive(s, rules, p, s.pile[s.pile_len])
+        receive_in_sight(s, rules, p, s.pile[s.pile_len])
     s.phase = PLAY
     after_meld(s, rules, packs)
 
@@ -276,7 +307,7 @@ def take_top_discard(s, rules):
     """House: one card from the stock, then the top discard, into the hand."""
     receive(s, rules, s.current, pop_stock(s))
     s.pile_len -= 1
-    receive(s, rules, s.current, s.pile[s.pile_len])
+    receive_in_sight(s, rules, s.current, s.pile[s.pile_len])
     s.phase = PLAY
 
 
@@ -286,6 +317,7 @@ def discard(s, rules, packs, card):
     kind = KIND_OF_CARD[card]
     suit = SUIT_OF_CARD[card]
     s.hand[p, kind] -= 1
+    show(s, p, kind, 1)
     if suit >= 0:
         s.hand_suits[p, suit, kind - FIRST_NATURAL] -= 1
     s.pile[s.pile_len] = card

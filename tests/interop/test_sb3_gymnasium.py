@@ -44,7 +44,7 @@ def test_gymnasium_make_wrappers_and_vector_envs():
     masks = np.stack([e.unwrapped.action_masks() for e in vector.envs])
     actions = np.array([np.flatnonzero(m)[0] for m in masks])
     observations, rewards, terminated, truncated, _ = vector.step(actions)
-    assert observations.shape == (2, 509) and rewards.shape == (2,)
+    assert observations.shape == (2, 599) and rewards.shape == (2,)
 
 
 class SB3ActionMaskWrapper(pettingzoo.utils.BaseWrapper, gymnasium.Env):

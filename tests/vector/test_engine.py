@@ -172,7 +172,7 @@ def test_observation_layout_is_documented():
     doc = O.__doc__
     for name, size in O.FIELDS:
         assert f"| {name}" in doc
-    assert O.OBS_SIZE == sum(size for _, size in O.FIELDS) == 509
+    assert O.OBS_SIZE == sum(size for _, size in O.FIELDS) == 599
 
 
 def test_readme_observation_table_matches_the_layout():

@@ -146,6 +146,10 @@ class Policy(nn.Module):
             raise ValueError(f"{path}: policy file version {data.get('version')!r} is not supported")
         policy = Policy(tuple(data["arch"]), advisor=data["advisor"])
         state = dict(data["state_dict"])
+        if state["mean"].shape != policy.mean.shape:  # trained on another observation layout
+            width = int(state["mean"].shape[0]) - (NUM_ACTIONS if policy.advisor else 0)
+            raise ValueError(f"{path} was trained on observations of {width} numbers and this handfoot's have "
+                             f"{OBS_SIZE} (the layout changed: README, 'The observation'); train it again")
         state.setdefault("advisor_params", policy.advisor_params)  # files from before tuned advisors
         if len(state["advisor_params"]) < len(DEFAULT_PARAMS):  # an older, shorter table: the rest default
             state["advisor_params"] = torch.cat([state["advisor_params"], policy.advisor_params[len(state["advisor_params"]):]])

@@ -48,6 +48,7 @@ class TableView:
     viewer_hand: list[int]
     viewer_staged: list[int]
     viewer_suits: list[list[int]] | None = None  # house: my naturals by [suit][rank]
+    known: list[list[int]] = field(default_factory=list)  # per seat: cards seen taken from the pile, still held
 
 
 def view_of_game(game, seat: int | None = None) -> TableView:
@@ -81,6 +82,7 @@ def view_of_game(game, seat: int | None = None) -> TableView:
         [0 if s.on_foot else sum(s.foot) for s in game.seats],
         [s.on_foot for s in game.seats], seat, list(game.seats[seat].hand), staged,
         [list(row) for row in game.seats[seat].hand_suits] if rules.runs else None,
+        [list(s.known) for s in game.seats],
     )
 
 
@@ -119,6 +121,7 @@ def view_of_vector(engine, b: int = 0, seat: int | None = None) -> TableView:
         [bool(s["on_foot"][p]) for p in range(n)], seat, [int(x) for x in s["hand"][seat]],
         [int(x) for x in s["staged_cards"]] if seat == current else [0] * NUM_KINDS,
         s["hand_suits"][seat].tolist() if rules.runs else None,
+        [[int(x) for x in s["known"][p]] for p in range(n)],
     )
 
 
@@ -183,6 +186,9 @@ def render_view(view: TableView) -> str:
         for p in range(rules.num_players)
     )
     lines.append(f"  {seats}")
+    known = [f"seat {p}: {format_counts(cards)}" for p, cards in enumerate(view.known) if p != view.viewer and any(cards)]
+    if known:
+        lines.append(f"  taken from the pile and still held: {'; '.join(known)}")
     lines.append(f"seat {view.viewer} holds: {format_hand(view.viewer_hand, view.viewer_suits) or '-'}")
     if any(view.viewer_staged):
         lines.append(f"seat {view.viewer} staged: {format_counts(view.viewer_staged)}")

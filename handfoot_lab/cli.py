@@ -227,10 +227,18 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Bad arguments get one line and exit status 2 (argparse would print the usage first;
+    ``--help`` still shows it)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from handfoot_env import __version__
 
-    parser = argparse.ArgumentParser(prog="handfoot", description="Hand and Foot: engine, agents and RL lab")
+    parser = OneLineParser(prog="handfoot", description="Hand and Foot: engine, agents and RL lab")
     parser.add_argument("--version", action="version", version=f"handfoot {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -396,7 +404,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or bad arguments (one line, status 2)
+        return exc.code if isinstance(exc.code, int) else 0
     try:
         if getattr(args, "seed", None) is not None and args.seed < 0:
             raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")

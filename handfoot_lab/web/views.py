@@ -80,7 +80,8 @@ def position(game: Game, seat: int, reveal: bool = False, names: list[str] | Non
     for s, other in enumerate(game.seats):
         entry = {"seat": s, "name": (names or [""] * rules.num_players)[s], "owner": rules.owner_of(s),
                  "hand": other.hand_size + sum(g.size for g in other.staged),
-                 "foot": 0 if other.on_foot else sum(other.foot), "on_foot": other.on_foot}
+                 "foot": 0 if other.on_foot else sum(other.foot), "on_foot": other.on_foot,
+                 "known_cards": cards_of(other.known, None)}  # taken from the pile, not shown since
         if reveal:
             entry["hand_cards"] = cards_of(other.hand, other.hand_suits if suited else None)
             entry["foot_cards"] = cards_of(other.foot, other.foot_suits if suited else None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import torch
 
 from agents.policy import Policy
@@ -54,3 +55,14 @@ def test_imitation_learns_from_the_advising_variant():
     observations, masks, actions = next(demonstrations(RULES, 2048, seed=4, batch=64, params=VARIANT))
     assert np.array_equal(actions, CompiledHeuristic(RULES, VARIANT).act(observations, masks))
     assert not np.array_equal(actions, CompiledHeuristic(RULES).act(observations, masks))  # the variant plays its own way
+
+
+def test_a_model_trained_on_another_observation_layout_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "old.pt"
+    Policy((8,), advisor=True).save(path, RULES)
+    data = torch.load(path, weights_only=False)
+    for name in ("mean", "scale"):  # as a file from before seat_known (509 observation numbers)
+        data["state_dict"][name] = data["state_dict"][name][90:]
+    torch.save(data, path)
+    with pytest.raises(ValueError, match=f"observations of 509 numbers and this handfoot's have {OBS_SIZE}"):
+        Policy.load(path)

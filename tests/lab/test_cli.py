@@ -173,6 +173,8 @@ def test_every_command_says_what_it_does_and_every_option_has_help(capsys):
         assert command.description, f"'handfoot {name} --help' says nothing about the command"
         for action in command._actions:
             assert action.help or action.dest == "help", f"handfoot {name}: {action.option_strings or action.dest}"
-    with pytest.raises(SystemExit):
-        main(["--version"])
+    assert main(["--version"]) == 0
     assert capsys.readouterr().out.startswith("handfoot 0.")
+    assert main(["eval", "--pairs", "abc"]) == 2  # argparse's own errors: one line too, no usage
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "invalid int value: 'abc'" in err and "usage" not in err

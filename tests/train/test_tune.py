@@ -43,7 +43,37 @@ def test_tuning_is_reproducible_and_judged_on_fresh_deals():
     assert not np.array_equal(first.params, other.params)
 
 
+def test_the_fitness_ranks_by_win_rate_or_by_score_difference():
+    from train.evaluate import MatchResult
+    from train.tune import fitness
+
+    def result(win_rate, score_diff):
+        return MatchResult("a", "b", "classic", 2, 100, 0, 0, 0, win_rate, [0, 1], score_diff, [0, 0], 0, 0)
+
+    often, big = result(0.62, 300.0), result(0.58, 700.0)
+    assert fitness(often, "win_rate") > fitness(big, "win_rate")
+    assert fitness(big, "score_diff") > fitness(often, "score_diff")
+    assert fitness(result(0.6, 10.0)) > fitness(result(0.6, 5.0))  # a tie in win rate goes to the bigger margin
+
+    # A match stub where the variants that win more often win by less: the ranking decides
+    # which way the search moves (here along pair_bonus, with one elite).
+    bonus = list(PARAMS).index("pair_bonus")
+
+    def play(rules, variants, deals, seed):
+        return [result(v[bonus] / 100, -v[bonus]) for v in variants]
+
+    config = TuneConfig(generations=1, population=8, elite=1, pairs=1, final_pairs=1, seed=1)
+    rules = Rules.preset("partnership")
+    by_win = tune(rules, config, play=play)
+    by_score = tune(rules, TuneConfig(**{**config.__dict__, "fitness": "score_diff"}), play=play)
+    default = PARAMS["pair_bonus"].default
+    assert by_win.params[bonus] > default > by_score.params[bonus]
+    assert {"mean_win_rate", "best_win_rate", "mean_score_diff", "best_score_diff"} <= set(by_win.history[0])
+
+
 def test_a_bad_search_config_is_refused():
+    with pytest.raises(ValueError, match="fitness"):
+        tune(Rules.preset("classic"), TuneConfig(fitness="elo"))
     with pytest.raises(ValueError, match="elite"):
         tune(Rules.preset("classic"), TuneConfig(population=2, elite=3))
     with pytest.raises(ValueError, match="pairs"):
@@ -66,6 +96,7 @@ def test_tune_cli_saves_a_variant_that_eval_plays(tmp_path, capsys):
     (["--out", "/no/such/folder/t.json"], "does not exist"),
     (["--pairs", "0"], "pairs"),
     (["--pair-positions", "-1"], "pair_positions"),
+    (["--fitness", "elo"], "invalid choice"),
 ])
 def test_tune_cli_bad_input_is_one_line_and_status_2(argv, message, capsys):
     assert main(["tune", "--preset", "classic", "--generations", "1"] + argv) == 2

@@ -126,6 +126,12 @@ function render() {
     const where = state.partnerships ? `seat ${seat.seat}, ${sideName(seat.owner)}` : `seat ${seat.seat}`;
     box.textContent = `${seat.name || "seat " + seat.seat} (${where}): ` +
       `${seat.hand} in hand, ` + (seat.on_foot ? "on the foot" : `foot of ${seat.foot} waiting`);
+    if (seat.known_cards.length && seat.seat !== s.seat && !seat.hand_cards) {
+      const known = document.createElement("div");
+      known.className = "known";
+      known.append("took from the pile, still holds ", row(seat.known_cards));
+      box.appendChild(known);
+    }
     if (seat.hand_cards) {
       const hidden = document.createElement("div");
       hidden.className = "revealed";

@@ -82,6 +82,13 @@ def show(seat: Seat, kind: int, count: int) -> None:
     seat.known[kind] = max(seat.known[kind] - count, 0)
 
 
+def show_staged(seat: Seat) -> None:
+    """The staged melds go down: their cards are seen to leave the hand."""
+    for group in seat.staged:
+        for kind, count in enumerate(group.counts()):
+            show(seat, kind, count)
+
+
 def receive_in_sight(game: Game, card: int) -> None:
     """A card from the pile enters the mover's hand face up: the table knows it is held
     (a red three that goes straight down is not)."""
@@ -105,6 +112,8 @@ def take_pile(game: Game) -> None:
     top = int(CARD_KIND[game.pile.pop()])
     seat.hand[top] -= 2
     show(seat, top, 2)
+    if not side.opened:  # groups staged before the take go down with it
+        show_staged(seat)
     groups = side.groups if side.opened else seat.staged
     target = unfinished_group(groups, rank_of(top), rules.book_size)
     if target is None:
@@ -164,9 +173,7 @@ def meld(game: Game, act: A.Action) -> None:
     if not side.opened:
         if seat.staged_value < game.minimum(game.owner()):
             return  # still staging
-        for group in seat.staged:  # the staged melds go down in sight of the table
-            for k, c in enumerate(group.counts()):
-                show(seat, k, c)
+        show_staged(seat)
         open_side(game, seat, side)
     after_meld(game)
 

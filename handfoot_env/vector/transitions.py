@@ -289,6 +289,8 @@ def take_pile(s, rules, packs):
     top = KIND_OF_CARD[s.pile[s.pile_len]]
     s.hand[p, top] -= 2
     show(s, p, top, 2)
+    if s.opened[owner] == 0:  # groups staged before the take go down with it
+        show_staged(s)
     if s.opened[owner]:
         add_to_table(s, rules, owner, top - FIRST_NATURAL, 3, 0, 0)
     else:

@@ -4,8 +4,9 @@ after how heuristic deals end (the race the changes are about).
     python scripts/experiments/heuristic_changes.py [--pairs 1000] [--seed 0]
 
 Each row is a variant of the default heuristic (``handfoot_env/baselines/heuristic_params.py``)
-in a duplicate match against it in ``partnership``; the last row adds the pair model, fitted
-here on 100,000 positions (``train/pair_model.py``).  About a minute on 2 cores.
+in a duplicate match against it in ``partnership``; the last rows add the pair model, fitted
+here on 100,000 positions (``train/pair_model.py``), once without and once with what the
+next player was seen to take from the pile.  About a minute on 2 cores.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import argparse
 import numpy as np
 
 from handfoot_env.baselines.compiled import CompiledHeuristic
-from handfoot_env.baselines.heuristic_params import NUM_PAIR_FEATURES, PAIR_WEIGHTS, params_array
+from handfoot_env.baselines.heuristic_params import NAMES, NUM_PAIR_FEATURES, PAIR_WEIGHTS, params_array
 from handfoot_env.rules import Rules
 from handfoot_env.table import Table
 from handfoot_env.vector import VectorEngine
@@ -66,7 +67,10 @@ def main() -> None:
     weights, _ = fit_pair_model(rules, 100_000, seed=0)
     with_model = params_array({**BOTH, "danger_weight": 50})
     with_model[PAIR_WEIGHTS:PAIR_WEIGHTS + NUM_PAIR_FEATURES] = weights
+    blind = with_model.copy()  # the same model, blind to the cards seen taken from the pile
+    blind[[NAMES.index("pair_known_one"), NAMES.index("pair_known_two")]] = 0.0
     rows = [(label, params_array(values)) for label, values in CHANGES]
+    rows.append(("both, with the pair model but not the cards seen taken (danger_weight 50)", blind))
     rows.append(("both, with the pair model (danger_weight 50)", with_model))
     print("| change from the default heuristic | win rate (95% CI) | score diff / game |\n|---|---|---|")
     for label, params in rows:

@@ -72,3 +72,20 @@ def test_house_top_discard_taken_is_known():
         """)
     game.step(A.TAKE_PILE)  # the stock's 8s (unseen), then the Kd (face up)
     assert known_counts(game, 0) == {"K": 1}
+
+
+def test_groups_staged_before_a_take_are_shown_when_it_opens():
+    game = scenario("""
+        preset: partnership
+        phase: draw
+        seats: [{hand: 9 9 K K K 5 6, foot: random 11}, {hand: random 11, foot: random 11},
+                {hand: random 11, foot: random 11}, {hand: random 11, foot: random 11}]
+        tables: [{}, {}]
+        pile: 4 4 5 6 7 8 J Q 9
+        """)
+    game.seats[0].known[kind("K")] = 2  # (no deal of these rules gets here: a take opens the side)
+    game.current = 0  # (setting an attribute copies the position to the vector engine again)
+    game.step(A.start_group(rank("K")))  # staged before the draw: still hidden
+    assert game.seats[0].known[kind("K")] == 2
+    game.step(A.TAKE_PILE)  # the take opens the side: the staged Ks go down
+    assert game.seats[0].known[kind("K")] == 0

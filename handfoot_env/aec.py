@@ -85,13 +85,14 @@ know — never another hand, a foot's cards, or the stock order:
 | staged_value | 30 | 1 | points staged / 100 |
 | on_foot | 31 | 1 | I have picked up my foot |
 | seats | 32-61 | 6 x 5 | present, partner, cards in hand, cards in unplayed foot, on foot |
-| owners | 62-307 | 6 x 41 | per side: present, opened, red threes, clean/dirty books, melded / 100, total / 1000, minimum / 100, 11 ranks x (naturals, 2s, jokers) |
-| pile_size | 308 | 1 | cards in the discard pile |
-| pile_top | 309-323 | 15 | one-hot top card |
-| pile_counts | 324-338 | 15 | the pile, count per kind |
-| pile_take_window | 339-353 | 15 | the cards a take would bring |
-| game | 354-364 | 11 | phase draw/play, deal, deals, stock, my minimum / 100, books needed, partnership, players, opened |
-| house | 365-508 | 144 | house only (zero elsewhere): my naturals by suit (44), the top discard's suit (4), my staged runs (4 x length, low) and book of 2s, each side's unfinished runs and book of 2s (6 x 9), the rule flags (4) |
+| seat_known | 62-151 | 6 x 15 | per seat, the cards it surely holds: taken from the pile face up, not shown since |
+| owners | 152-397 | 6 x 41 | per side: present, opened, red threes, clean/dirty books, melded / 100, total / 1000, minimum / 100, 11 ranks x (naturals, 2s, jokers) |
+| pile_size | 398 | 1 | cards in the discard pile |
+| pile_top | 399-413 | 15 | one-hot top card |
+| pile_counts | 414-428 | 15 | the pile, count per kind |
+| pile_take_window | 429-443 | 15 | the cards a take would bring |
+| game | 444-454 | 11 | phase draw/play, deal, deals, stock, my minimum / 100, books needed, partnership, players, opened |
+| house | 455-598 | 144 | house only (zero elsewhere): my naturals by suit (44), the top discard's suit (4), my staged runs (4 x length, low) and book of 2s, each side's unfinished runs and book of 2s (6 x 9), the rule flags (4) |
 
 `action_mask` is int8, 1 exactly for the legal actions of the agent to move.
 

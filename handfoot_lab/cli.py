@@ -355,6 +355,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "first; 0: none (default: 100,000 where a take needs a pair, 0 in house)")
     p.add_argument("--fitness", choices=("win_rate", "score_diff"), default="win_rate",
                    help="what ranks the candidates (default: win_rate)")
+    p.add_argument("--validate-generations", type=int, default=0,
+                   help="keep the best of the final mean and the means of this many last generations, on fresh "
+                        "validation deals (default 0: the final mean)")
+    p.add_argument("--validate-pairs", type=int, default=1000, help="duplicate sets of the validation")
     p.add_argument("--seed", type=int, default=0, help="seed of the search and of its deals")
     p.add_argument("--out", help="save the variant here as JSON")
     p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",

@@ -200,7 +200,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
     config = TuneConfig(generations=args.generations, population=args.population, elite=args.elite,
                         pairs=args.pairs, seed=args.seed, final_pairs=args.final_pairs,
                         pair_positions=args.pair_positions if args.pair_positions is not None
-                        else 100_000 if rules.takes_with_a_pair else 0, fitness=args.fitness)
+                        else 100_000 if rules.takes_with_a_pair else 0, fitness=args.fitness,
+                        validate_generations=args.validate_generations, validate_pairs=args.validate_pairs)
     say = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
     with _ray_cluster(args.ray) as cluster:
         if cluster is None:

@@ -45,6 +45,8 @@ class TrainConfig:
     tune_pairs: int = 300  # duplicate sets each candidate plays per generation
     tune_pair_positions: int = 0  # positions the pair model is fitted on before the search (0: none)
     tune_fitness: str = "win_rate"  # what ranks the variants: win_rate or score_diff (train/tune.py)
+    tune_validate_generations: int = 0  # the means of this many last generations and the final one play
+    tune_validate_pairs: int = 1000  # ... this many fresh duplicate sets; the best is kept (0: the final mean)
 
     # --- warm start -----------------------------------------------------------------------
     imitation_decisions: int = 0  # heuristic decisions the actor imitates first (0: none)
@@ -209,7 +211,7 @@ def validate(config: TrainConfig) -> TrainConfig:
     if "self" in config.opponents and config.snapshot_every == 0:
         fail("snapshot_every", "opponent 'self' needs snapshot_every > 0")
     if config.tune_generations:
-        for key in ("tune_population", "tune_elite", "tune_pairs"):
+        for key in ("tune_population", "tune_elite", "tune_pairs", "tune_validate_pairs"):
             if getattr(config, key) < 1:
                 fail(key, f"must be at least 1, got {getattr(config, key)}")
         if config.tune_pair_positions < 0:
@@ -219,6 +221,9 @@ def validate(config: TrainConfig) -> TrainConfig:
                                         "without one (house): set it to 0")
         if config.tune_fitness not in ("win_rate", "score_diff"):
             fail("tune_fitness", f"must be win_rate or score_diff, got {config.tune_fitness!r}")
+        if not 0 <= config.tune_validate_generations <= config.tune_generations:
+            fail("tune_validate_generations", f"must be between 0 and tune_generations ({config.tune_generations}), "
+                                              f"got {config.tune_validate_generations}")
         if config.tune_elite > config.tune_population:
             fail("tune_elite", f"must not exceed tune_population ({config.tune_population}), got {config.tune_elite}")
     if config.anchor_coef < 0:

@@ -250,7 +250,8 @@ class Trainer:
         search = TuneConfig(generations=config.tune_generations, population=config.tune_population,
                             elite=config.tune_elite, pairs=config.tune_pairs, seed=config.seed,
                             final_pairs=config.final_eval_pairs, pair_positions=config.tune_pair_positions,
-                            fitness=config.tune_fitness)
+                            fitness=config.tune_fitness, validate_generations=config.tune_validate_generations,
+                            validate_pairs=config.tune_validate_pairs)
         if self.runners:  # on Ray the rollout workers play the search's matches too
             from train.cluster import play_variants_on_ray
 
@@ -260,7 +261,7 @@ class Trainer:
             result = tune(self.rules, search, log=self._say)
         self.policy.advisor_params.copy_(torch.as_tensor(result.params))
         save_params(self.folder.path / "tuned.json", result.params, preset=self.rules.preset_name,
-                    players=self.rules.num_players, final=result.final.to_dict())
+                    players=self.rules.num_players, final=result.final.to_dict(), validation=result.validation)
         self.timer.add("tuning", result.seconds)
         self.state["tuned"] = result.summary()
         self._say(f"heuristic search: the variant found wins {result.final.win_rate:.1%} "

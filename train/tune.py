@@ -7,9 +7,12 @@ but a different plan for the whole deal can beat it, and a plan is a point in th
 So the search plays each candidate against the default heuristic over the same duplicate
 deals at engine speed (both compiled), keeps the best few, and moves a Gaussian over the
 numbers towards them (ranked by win rate, or by score difference: ``fitness``).  Every
-generation plays fresh deals, so a candidate cannot win by luck twice; the result is the
-final mean, judged on deals no generation saw.  Where the pile is taken with a pair, the
-pair model (``pair_model.py``) is fitted first and the search also moves how much the
+generation plays fresh deals, so a candidate cannot win by luck twice.  The result is the
+final mean or, with ``validate_generations``, the best on a validation set of fresh deals
+among it and the means of the last generations (late generations pick their elites mostly
+on noise, so the mean wanders; a larger, separate set of deals chooses where it stopped
+best).  Either way it is judged on deals neither the search nor the validation saw.  Where
+the pile is taken with a pair, the pair model (``pair_model.py``) is fitted first and the search also moves how much the
 discard heeds it (``danger_weight``).
 """
 
@@ -40,15 +43,20 @@ class TuneConfig:
     final_pairs: int = 1000  # the judged result: fresh duplicate sets against the default heuristic
     pair_positions: int = 0  # positions the pair model is fitted on first (``pair_model.py``; 0: none)
     fitness: str = "win_rate"  # what ranks the candidates: win_rate or score_diff (``FITNESS``)
+    validate_generations: int = 0  # the means of this many last generations, and the final one, play
+    validate_pairs: int = 1000  # this many fresh duplicate sets each; the best is kept (0 generations: the final mean)
 
     def check(self) -> None:
         if self.fitness not in FITNESS:
             raise ValueError(f"tune fitness must be one of {', '.join(FITNESS)}, got {self.fitness!r}")
-        for name in ("generations", "population", "elite", "pairs", "final_pairs"):
+        for name in ("generations", "population", "elite", "pairs", "final_pairs", "validate_pairs"):
             if getattr(self, name) < 1:
                 raise ValueError(f"tune {name} must be at least 1, got {getattr(self, name)}")
         if self.pair_positions < 0:
             raise ValueError(f"tune pair_positions must be 0 (no pair model) or more, got {self.pair_positions}")
+        if not 0 <= self.validate_generations <= self.generations:
+            raise ValueError(f"tune validate_generations must be between 0 and generations ({self.generations}), "
+                             f"got {self.validate_generations}")
         if self.elite > self.population:
             raise ValueError(f"tune elite ({self.elite}) must not exceed population ({self.population})")
 
@@ -60,11 +68,12 @@ class TuneResult:
     history: list[dict] = field(default_factory=list)  # one row per generation
     seconds: float = 0.0
     pair_model: dict | None = None  # how the pair model was fitted, when it was
+    validation: list[dict] = field(default_factory=list)  # the validated means, when there was a validation
 
     def summary(self) -> dict:
         changed = {n: v for n, v in params_dict(self.params).items() if v != PARAMS[n].default}
         return {"changed": changed, "final": self.final.to_dict(), "history": self.history, "seconds": self.seconds,
-                "pair_model": self.pair_model}
+                "pair_model": self.pair_model, "validation": self.validation}
 
 
 # The numbers the search moves: those with a range; a threshold at the top of its range is OFF.
@@ -134,10 +143,11 @@ def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = N
     low, high = np.array([PARAMS[n].low for n in names]), np.array([PARAMS[n].high for n in names])
     mean = np.clip([DEFAULT_PARAMS[NAMES.index(n)] for n in names], low, high)
     spread = (high - low) / 4
-    history = []
+    history, means = [], []
     for generation in range(config.generations):
         candidates = np.clip(mean + spread * rng.standard_normal((config.population, len(names))), low, high)
         candidates[0] = mean
+        means.append(mean)
         # Every candidate of a generation plays the same deals (a fair comparison); each
         # generation new ones (no candidate is kept for one lucky set of deals).
         deals_seed = config.seed * 1_000_003 + 10_000 * (generation + 1)
@@ -156,9 +166,24 @@ def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = N
                 f"({mean_result.score_diff:+.0f} a game) against the heuristic, the best {best_result.win_rate:.1%} "
                 f"({best_result.score_diff:+.0f}) ({config.pairs * rules.num_owners} games each, {row['seconds']:.0f} s)")
     params = to_params(mean, base, names)
+    validation = []
+    if config.validate_generations:
+        # the last means (the one each generation played first) and the final one, on the same fresh deals
+        contenders = means[len(means) - config.validate_generations:] + [mean]
+        results = play(rules, [to_params(x, base, names) for x in contenders], config.validate_pairs,
+                       config.seed * 1_000_003 + 5_555_555)
+        pick = int(np.argmax([fitness(r, config.fitness) for r in results]))
+        first = config.generations - config.validate_generations
+        validation = [{"after_generation": first + i, "win_rate": r.win_rate, "score_diff": r.score_diff,
+                       "kept": i == pick} for i, r in enumerate(results)]
+        params = to_params(contenders[pick], base, names)
+        if log is not None:
+            log(f"tune: validation on {config.validate_pairs} fresh duplicate sets: the means after generations "
+                f"{first}..{config.generations} win " + ", ".join(f"{r.win_rate:.1%}" for r in results)
+                + f"; kept the one after generation {first + pick}")
     final = play(rules, [params], config.final_pairs, config.seed * 1_000_003 + 7_777_777)[0]
     final.team, final.vs = "tuned", "heuristic"
-    return TuneResult(params, final, history, time.perf_counter() - start, pair_model)
+    return TuneResult(params, final, history, time.perf_counter() - start, pair_model, validation)
 
 
 __all__ = ["FITNESS", "SEARCHED", "searched", "TuneConfig", "TuneResult", "fitness", "play_variants", "to_params", "tune"]

@@ -52,6 +52,7 @@ def test_overrides():
         (["tune_generations=-1"], "'tune_generations'"),
         (["tune_generations=2", "tune_population=3", "tune_elite=4"], "'tune_elite': must not exceed"),
         (["tune_generations=2", "tune_fitness=elo"], "'tune_fitness': must be win_rate or score_diff"),
+        (["tune_generations=2", "tune_validate_generations=3"], "'tune_validate_generations': must be between 0"),
         (["tune_generations=2", "tune_pairs=0"], "'tune_pairs': must be at least 1"),
         (["tune_generations=2", "preset=house", "rules={num_players: 4}", "tune_pair_positions=10"], "without one"),
         (["ray_workers=-1"], "'ray_workers': must be 0"),

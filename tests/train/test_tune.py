@@ -71,6 +71,33 @@ def test_the_fitness_ranks_by_win_rate_or_by_score_difference():
     assert {"mean_win_rate", "best_win_rate", "mean_score_diff", "best_score_diff"} <= set(by_win.history[0])
 
 
+def test_validation_keeps_the_best_of_the_last_means_on_its_own_deals():
+    from train.evaluate import MatchResult
+
+    bonus = list(PARAMS).index("pair_bonus")
+    validated, seeds = [], []
+
+    def result(win_rate):
+        return MatchResult("a", "b", "partnership", 4, 100, 0, 0, 0, win_rate, [0, 1], 0.0, [0, 0], 0, 0)
+
+    def play(rules, variants, deals, seed):
+        seeds.append(seed)
+        if deals == 7:  # the validation: here a low pair bonus wins, where the search pushed it up
+            validated.extend(v[bonus] for v in variants)
+            return [result(1 - v[bonus] / 100) for v in variants]
+        return [result(v[bonus] / 100) for v in variants]
+
+    config = TuneConfig(generations=4, population=6, elite=2, pairs=3, final_pairs=5, seed=2,
+                        validate_generations=2, validate_pairs=7)
+    found = tune(Rules.preset("partnership"), config, play=play)
+    assert len(validated) == 3 and len(found.validation) == 3  # the means after generations 2 and 3, and the final one
+    assert [row["after_generation"] for row in found.validation] == [2, 3, 4]
+    assert found.params[bonus] == min(validated) and sum(row["kept"] for row in found.validation) == 1
+    assert len(set(seeds)) == len(seeds)  # generations, validation and the judgement each play their own deals
+    plain = tune(Rules.preset("partnership"), TuneConfig(**{**config.__dict__, "validate_generations": 0}), play=play)
+    assert plain.validation == [] and plain.params[bonus] == validated[-1]  # without it, the final mean
+
+
 def test_a_bad_search_config_is_refused():
     with pytest.raises(ValueError, match="fitness"):
         tune(Rules.preset("classic"), TuneConfig(fitness="elo"))
@@ -78,6 +105,8 @@ def test_a_bad_search_config_is_refused():
         tune(Rules.preset("classic"), TuneConfig(population=2, elite=3))
     with pytest.raises(ValueError, match="pairs"):
         tune(Rules.preset("classic"), TuneConfig(pairs=0))
+    with pytest.raises(ValueError, match="validate_generations"):
+        tune(Rules.preset("classic"), TuneConfig(generations=2, validate_generations=3))
 
 
 def test_tune_cli_saves_a_variant_that_eval_plays(tmp_path, capsys):
@@ -97,6 +126,8 @@ def test_tune_cli_saves_a_variant_that_eval_plays(tmp_path, capsys):
     (["--pairs", "0"], "pairs"),
     (["--pair-positions", "-1"], "pair_positions"),
     (["--fitness", "elo"], "invalid choice"),
+    (["--validate-generations", "2"], "validate_generations"),
+    (["--validate-generations", "1", "--validate-pairs", "0"], "validate_pairs"),
 ])
 def test_tune_cli_bad_input_is_one_line_and_status_2(argv, message, capsys):
     assert main(["tune", "--preset", "classic", "--generations", "1"] + argv) == 2

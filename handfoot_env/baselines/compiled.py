@@ -23,7 +23,7 @@ from handfoot_env.baselines.heuristic_params import (
     EXTRA_PROTECTED, FEED_PENALTY, FEED_PILE_MIN, HELD_CARD_VALUE, HOLD_PAIRS_PILE, KEEP_TWO_STOCK, LATE_OUT_NEAR,
     LATE_STOCK, MAX_GROUP_WILDS, NEW_GROUP_MIN, OUT_MARGIN, OWN_GROUP_BONUS, PAIR_BONUS, PARTNER_CARD_WEIGHT,
     PROTECT_ALWAYS, RUSH_OUT_NEAR, TAKE_MIN_PILE, WILD_MIN_GROUP, WILD_PAIRS, WILD_STOCK, WILDS_FIRST,
-    VALUE_WEIGHT, WINDOW_RANK_SCORE, DANGER_WEIGHT, PAIR_WEIGHTS, NUM_PAIR_FEATURES, OFF,
+    VALUE_WEIGHT, WINDOW_RANK_SCORE, DANGER_WEIGHT, KEEP_WILDS, KEEP_WILDS_MIN_HAND, PAIR_WEIGHTS, NUM_PAIR_FEATURES, OFF,
 )
 from handfoot_env.cards import (
     BLACK_THREE, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
@@ -401,6 +401,9 @@ def meld_choice(obs, mask, rules, params):
                     if allowed(A.START_GROUP + 3 * r + comp, 3):
                         return A.START_GROUP + 3 * r + comp
         else:
+            wilds = obs[O.HAND + TWO] + obs[O.HAND + JOKER]
+            if wilds <= params[KEEP_WILDS] and cards - wilds >= params[KEEP_WILDS_MIN_HAND]:
+                continue  # kept: a wild starts a new group with the next pair
             for i in range(NUM_NATURALS if stock < params[WILD_STOCK] else 0):
                 r = by_wild_order[i]
                 size = group_size(obs, 0, r)

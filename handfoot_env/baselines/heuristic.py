@@ -245,6 +245,9 @@ class HeuristicAgent:
         def add_wilds() -> int | None:
             if view.stock_size >= p["wild_stock"]:
                 return None
+            wilds = hand[TWO] + hand[JOKER]
+            if wilds <= p["keep_wilds"] and cards - wilds >= p["keep_wilds_min_hand"]:
+                return None  # kept: a wild starts a new group with the next pair
             dirty_first = p["dirty_preference"]
             for r in sorted(range(NUM_NATURALS), key=lambda r: -groups[r].sum() - dirty_first * (groups[r][1:].sum() > 0)):
                 size = groups[r].sum()

@@ -59,6 +59,10 @@ PARAMS: dict[str, Param] = {
     "value_weight": Param(1.0, -1, 3, False, "weight of a natural's card value in its discard score (low cards go first)"),
     "danger_weight": Param(0.0, 0, 200, False, "discard score added to a natural times the pair model's chance that the "
                            "next player holds a pair of it (and so may take the pile)"),
+    "keep_wilds": Param(0.0, 0, 2, True, "wilds kept in hand rather than put on groups (they start new groups with "
+                        "pairs, and go down whenever needed to go out)"),
+    "keep_wilds_min_hand": Param(2.0, 2, 4, True, "keep_wilds holds only while at least this many other cards are in hand "
+                                 "(with fewer, the wild goes down: the hand empties sooner)"),
 }
 # The pair model: a logistic regression over these features of a rank, as the discarding
 # seat sees them, for "the next player holds two or more of this rank".  Its weights are
@@ -87,7 +91,7 @@ DEFAULT_PARAMS = np.array([p.default for p in PARAMS.values()], dtype=np.float64
  WILD_PAIRS, EXTRA_PROTECTED, BLACK_THREE_WORTH_SCORE, BLACK_THREE_SCORE, WILD_STOCK, NEW_GROUP_MIN, CLEAN_MIN_SIZE,
  WILD_MIN_GROUP, MAX_GROUP_WILDS, HOLD_PAIRS_PILE, BLOCK_PILE_SIZE, WILDS_FIRST, PROTECT_ALWAYS,
  DIRTY_PREFERENCE, PARTNER_CARD_WEIGHT, LATE_OUT_NEAR, RUSH_OUT_NEAR, FEED_PILE_MIN,
- WINDOW_RANK_SCORE, VALUE_WEIGHT, DANGER_WEIGHT) = range(NAMES.index("pair_bias"))
+ WINDOW_RANK_SCORE, VALUE_WEIGHT, DANGER_WEIGHT, KEEP_WILDS, KEEP_WILDS_MIN_HAND) = range(NAMES.index("pair_bias"))
 PAIR_WEIGHTS = NAMES.index("pair_bias")  # the pair model's weights follow, in PAIR_FEATURES order
 NUM_PAIR_FEATURES = len(PAIR_FEATURES)
 

@@ -71,7 +71,7 @@ def test_compiled_heuristic_variants_make_the_python_variants_decisions(preset, 
     rng = np.random.default_rng(7)
     variants = random_variants(4, rng) + [params_array({"wild_pairs": 0, "wilds_first": 1, "hold_pairs_pile": 4,
                                                         "new_group_min": 4, "extra_protected": 2, "protect_always": 1,
-                                                        "late_out_near": 1, "rush_out_near": 1})]
+                                                        "late_out_near": 1, "rush_out_near": 1, "keep_wilds": 1})]
     engine = VectorEngine(rules, batch_size=40, seed=11)
     pairs = [(HeuristicAgent(rules, v), CompiledHeuristic(rules, v)) for v in variants]
     for step in range(1500):

@@ -25,7 +25,7 @@ from torch import nn
 
 from handfoot_env.actions import NUM_ACTIONS
 from handfoot_env.baselines.compiled import heuristic_actions
-from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS
+from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS, NAMES, params_from_names
 from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules
 
@@ -135,7 +135,8 @@ class Policy(nn.Module):
     def save(self, path: str | Path, rules: Rules, extra: dict[str, Any] | None = None) -> None:
         """One file: weights, scaling, architecture, the rules trained on, and ``extra`` facts."""
         torch.save({"format": FORMAT, "version": VERSION, "arch": list(self.arch), "advisor": self.advisor,
-                    "rules": rules.to_dict(), "state_dict": self.state_dict(), "extra": extra or {}}, path)
+                    "advisor_param_names": list(NAMES), "rules": rules.to_dict(), "state_dict": self.state_dict(),
+                    "extra": extra or {}}, path)
 
     @staticmethod
     def load(path: str | Path) -> tuple["Policy", Rules, dict]:
@@ -151,8 +152,11 @@ class Policy(nn.Module):
             raise ValueError(f"{path} was trained on observations of {width} numbers and this handfoot's have "
                              f"{OBS_SIZE} (the layout changed: README, 'The observation'); train it again")
         state.setdefault("advisor_params", policy.advisor_params)  # files from before tuned advisors
-        if len(state["advisor_params"]) < len(DEFAULT_PARAMS):  # an older, shorter table: the rest default
-            state["advisor_params"] = torch.cat([state["advisor_params"], policy.advisor_params[len(state["advisor_params"]):]])
+        try:  # by name: the table may have grown since the file was saved (missing numbers take their defaults)
+            state["advisor_params"] = torch.as_tensor(
+                params_from_names(data.get("advisor_param_names"), state["advisor_params"].numpy()))
+        except ValueError as exc:  # a name this handfoot does not know: the file is from a newer one
+            raise ValueError(f"{path}: its advising heuristic does not fit this handfoot's ({exc})") from None
         policy.load_state_dict(state)
         policy.eval()
         return policy, Rules.from_dict(data["rules"]), data.get("extra", {})

@@ -6,7 +6,7 @@ prepare_kernels()  # before numba loads: the kernels' cache follows their source
 
 from handfoot_env.rules import Rules  # noqa: E402
 
-__version__ = "0.3.0"  # the observation grew seat_known in 0.3.0
+__version__ = "0.4.0"  # the heuristic learned keep_wilds in 0.4.0 (the observation grew seat_known in 0.3.0)
 __all__ = ["Rules", "env", "raw_env", "__version__", "GYMNASIUM_ID"]
 
 GYMNASIUM_ID = "handfoot/HandFoot-v0"  # gymnasium.make(GYMNASIUM_ID, preset="partnership", opponent="heuristic")

@@ -22,7 +22,8 @@ Every number in these habits (bonuses, thresholds, switches) is a named entry of
 ``heuristic_params.py``; the defaults play as described above, and ``HeuristicAgent(rules,
 params)`` plays a variant, such as one found by ``handfoot tune``.  Some entries switch on
 habits the defaults leave off (hold pairs for a big pile, block a big pile with a 2, count
-the deal as late once another side could go out, ...), so that a search can try them.
+the deal as late once another side could go out, keep the last wild in hand, ...), so that a
+search can try them.
 """
 
 from __future__ import annotations

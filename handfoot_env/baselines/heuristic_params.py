@@ -85,6 +85,11 @@ PARAMS.update({f"pair_{feature}": Param(0.0, 0.0, 0.0, False, f"pair model weigh
                for feature, what in PAIR_FEATURES.items()})
 NAMES = tuple(PARAMS)
 DEFAULT_PARAMS = np.array([p.default for p in PARAMS.values()], dtype=np.float64)
+# Model files store their advisor's numbers as an array with these names beside it; files
+# from before 0.4.0 have no names: their arrays are in this order (the table without the
+# entries added since; files older still stop short of the last pair-model weights).
+ADDED_IN_0_4 = ("keep_wilds", "keep_wilds_min_hand")
+NAMES_BEFORE_0_4 = tuple(name for name in NAMES if name not in ADDED_IN_0_4)
 
 # The compiled heuristic indexes the array with these.
 (PAIR_BONUS, FEED_PENALTY, LATE_STOCK, KEEP_TWO_STOCK, HELD_CARD_VALUE, OWN_GROUP_BONUS, OUT_MARGIN, TAKE_MIN_PILE,
@@ -104,6 +109,18 @@ def params_array(values: dict[str, float] | None = None) -> np.ndarray:
             raise ValueError(f"unknown heuristic parameter {name!r}: choose from {', '.join(NAMES)}")
         array[NAMES.index(name)] = float(value)
     return array
+
+
+def params_from_names(names: tuple[str, ...] | list[str] | None, values: np.ndarray) -> np.ndarray:
+    """The table's array from ``values`` listed in the order of ``names`` (``None``: an array
+    saved before 0.4.0, in ``NAMES_BEFORE_0_4``'s order or a prefix of it); missing entries
+    take their defaults."""
+    values = np.asarray(values, dtype=np.float64)
+    if names is None:
+        names = NAMES if len(values) == len(NAMES) else NAMES_BEFORE_0_4[:len(values)]
+    if len(names) != len(values):
+        raise ValueError(f"{len(values)} heuristic numbers for {len(names)} names")
+    return params_array(dict(zip(names, values)))
 
 
 def params_dict(array: np.ndarray) -> dict[str, float]:

@@ -41,6 +41,7 @@ CHANGES = [
     ("always go out when possible: out_margin 1e6", {"out_margin": 1e6}),
     ("take the pile only with 4+ cards: take_min_pile 4", {"take_min_pile": 4}),
     ("block a pile of 12+ with a 2: block_pile_size 12", {"block_pile_size": 12}),
+    ("the last wild kept in hand while two or more other cards are: keep_wilds 1", {"keep_wilds": 1}),
 ]
 
 
@@ -72,6 +73,9 @@ def main() -> None:
     rows = [(label, params_array(values)) for label, values in CHANGES]
     rows.append(("both, with the pair model but not the cards seen taken (danger_weight 50)", blind))
     rows.append(("both, with the pair model (danger_weight 50)", with_model))
+    kept_wild = with_model.copy()
+    kept_wild[NAMES.index("keep_wilds")] = 1
+    rows.append(("both, with the pair model (danger_weight 50), and keep_wilds 1", kept_wild))
     print("| change from the default heuristic | win rate (95% CI) | score diff / game |\n|---|---|---|")
     for label, params in rows:
         r = play_match(rules, CompiledHeuristic(rules, params), default, deals=args.pairs, seed=args.seed, progress=False)

@@ -9,7 +9,7 @@ import torch
 from agents.policy import Policy
 from handfoot_env.actions import NUM_ACTIONS
 from handfoot_env.baselines.compiled import CompiledHeuristic
-from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS, params_array
+from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS, NAMES, NAMES_BEFORE_0_4, params_array
 from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
@@ -49,6 +49,26 @@ def test_the_advisor_is_saved_with_the_model_and_old_files_get_the_default(tmp_p
     torch.save(data, tmp_path / "old.pt")
     old, _, _ = Policy.load(tmp_path / "old.pt")
     assert np.array_equal(old.advisor_params.numpy(), DEFAULT_PARAMS)
+
+
+def test_advisor_numbers_load_by_name_whatever_the_table_held_when_saved(tmp_path):
+    variant = params_array({"extra_protected": 2, "keep_wilds": 1, "pair_known_two": 3.0})
+    Policy((16,), advisor=True, advisor_params=variant).save(tmp_path / "m.pt", RULES)
+    data = torch.load(tmp_path / "m.pt", weights_only=False)
+    # a file from before 0.4.0: no names, the array in the table's order of then (no keep_wilds)
+    del data["advisor_param_names"]
+    data["state_dict"]["advisor_params"] = torch.as_tensor(
+        [variant[NAMES.index(n)] for n in NAMES_BEFORE_0_4], dtype=torch.float64)
+    torch.save(data, tmp_path / "old.pt")
+    old, _, _ = Policy.load(tmp_path / "old.pt")
+    expected = variant.copy()
+    expected[NAMES.index("keep_wilds")] = DEFAULT_PARAMS[NAMES.index("keep_wilds")]  # unknown then: the default
+    assert np.array_equal(old.advisor_params.numpy(), expected)
+    # a file from a newer handfoot, with a number this one does not know: refused in one line
+    data["advisor_param_names"] = list(NAMES_BEFORE_0_4[:-1]) + ["a_future_number"]
+    torch.save(data, tmp_path / "new.pt")
+    with pytest.raises(ValueError, match="its advising heuristic does not fit"):
+        Policy.load(tmp_path / "new.pt")
 
 
 def test_imitation_learns_from_the_advising_variant():

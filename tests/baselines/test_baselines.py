@@ -64,3 +64,31 @@ def test_heuristic_opening_plan_limited_by_the_cards_it_may_stage():
         """)
         action = make_agent("heuristic").act(observe(game, 0)[None], game.legal_mask()[None])[0]
         assert game.legal_mask()[action]
+
+
+def test_keep_wilds_holds_the_last_wild_back_unless_the_hand_is_nearly_empty():
+    """``keep_wilds: 1``: where the heuristic would put its only wild on a group, the variant
+    keeps it while two or more other cards are in hand, and still plays it with fewer."""
+    from handfoot_env import actions as A
+    from handfoot_env.baselines.compiled import CompiledHeuristic
+    from handfoot_env.baselines.heuristic_params import params_array
+    from handfoot_env.cards import JOKER, NUM_KINDS, TWO
+    from handfoot_env.observation import HAND
+
+    rules = Rules.preset("partnership")
+    default, keeper = CompiledHeuristic(rules), CompiledHeuristic(rules, params_array({"keep_wilds": 1}))
+    engine = VectorEngine(rules, batch_size=64, seed=3)
+    kept = played = 0
+    for _ in range(3000):
+        observations, masks = engine.observe(), engine.legal_mask()
+        mine, theirs = default.act(observations, masks), keeper.act(observations, masks)
+        wilds = observations[:, HAND + TWO] + observations[:, HAND + JOKER]
+        others = observations[:, HAND:HAND + NUM_KINDS].sum(1) - wilds
+        onto_group = (mine >= A.ADD_TWO) & (mine < A.DISCARD)
+        one_wild = onto_group & (wilds == 1)
+        assert not ((theirs >= A.ADD_TWO) & (theirs < A.DISCARD) & one_wild & (others >= 2)).any()
+        assert np.array_equal(theirs[one_wild & (others < 2)], mine[one_wild & (others < 2)])
+        kept += int((one_wild & (others >= 2)).sum())
+        played += int((one_wild & (others < 2)).sum())
+        engine.step(mine)
+    assert kept > 20 and played > 0

@@ -38,7 +38,7 @@ import torch
 from agents import make_agent
 from agents.policy import Policy, autocast
 from agents.ppo import PPOAgent
-from handfoot_env.baselines.heuristic_params import save_params
+from handfoot_env.baselines.heuristic_params import NAMES, params_from_names, save_params
 from handfoot_env.rules import Rules
 from train.collect import RolloutCollector
 from train.config import TrainConfig
@@ -112,6 +112,16 @@ class StopOnInterrupt:
         return False
 
 
+def advisor_by_name(state: dict, checkpoint: dict) -> dict:
+    """A saved policy's state with its advisor's numbers put in this handfoot's table order
+    (by the names saved beside them; checkpoints from before 0.4.0 have none)."""
+    state = dict(state)
+    if "advisor_params" in state:
+        state["advisor_params"] = torch.as_tensor(
+            params_from_names(checkpoint.get("advisor_param_names"), state["advisor_params"].numpy()))
+    return state
+
+
 def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> dict:
     """Train (or resume) a run; returns its summary (``summary["interrupted"]`` when Ctrl-C
     stopped it: the checkpoint is saved and ``--resume`` continues)."""
@@ -169,17 +179,22 @@ class Trainer:
                       "rollouts": 0, "tuned": None}
         if saved is not None:
             checkpoint = torch.load(folder.checkpoint / "trainer.pt", map_location="cpu", weights_only=False)
-            self.policy.load_state_dict(checkpoint["policy"])
-            self.optimizer.load_state_dict(checkpoint["optimizer"])
-            if checkpoint.get("anchor") is not None:
-                self.anchor = self._frozen_copy()
-                self.anchor.load_state_dict(checkpoint["anchor"])
-            elif config.anchor_coef > 0:
+            try:
+                self.policy.load_state_dict(advisor_by_name(checkpoint["policy"], checkpoint))
+                self.optimizer.load_state_dict(checkpoint["optimizer"])
+                if checkpoint.get("anchor") is not None:
+                    self.anchor = self._frozen_copy()
+                    self.anchor.load_state_dict(advisor_by_name(checkpoint["anchor"], checkpoint))
+            except (RuntimeError, ValueError) as exc:  # another network, or a checkpoint from another handfoot
+                raise ValueError(f"cannot resume from {folder.checkpoint}: its network does not fit this config "
+                                 f"and handfoot ({str(exc).splitlines()[0]}); start afresh in another run_dir") from None
+            if checkpoint.get("anchor") is None and config.anchor_coef > 0:
                 raise ValueError("anchor_coef needs the warm-start policy, which this run did not keep "
                                  "(it started with anchor_coef 0): resume it with anchor_coef=0")
             for group in self.optimizer.param_groups:
                 group["lr"] = config.learning_rate  # a changed learning rate takes effect
-            self.state.update({k: saved[k] for k in self.state if k in saved})
+            # the saved state, with the best evaluation so far (kept by keep_best_vs) when there was one
+            self.state.update({k: saved[k] for k in (*self.state, "best_win_rate", "best_step") if k in saved})
             self.league.load(saved.get("snapshots", []), self.policy, rules)
             changed = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in (changes or {}).items())
             print(f"resuming {config.name} at {self.state['num_timesteps']:,} steps"
@@ -404,7 +419,8 @@ class Trainer:
         folder.mkdir(parents=True, exist_ok=True)
         write_atomically(folder / "trainer.pt", lambda handle: torch.save(
             {"policy": self.policy.state_dict(), "optimizer": self.optimizer.state_dict(),
-             "anchor": None if self.anchor is None else self.anchor.state_dict()}, handle))
+             "anchor": None if self.anchor is None else self.anchor.state_dict(),
+             "advisor_param_names": list(NAMES)}, handle))
         write_json(folder / "state.json", dict(self.state, snapshots=self.league.save(folder / "league")))
 
     def summary(self, interrupted: bool) -> dict:

@@ -57,6 +57,38 @@ def test_resume_continues_the_run(tiny_run):
     assert [e["step"] for e in summary["evals"]] == sorted(e["step"] for e in summary["evals"])
 
 
+def test_a_checkpoint_from_before_0_4_resumes_and_a_foreign_one_is_one_line(tiny_run, tmp_path):
+    """Checkpoints keep the advisor's numbers by name: one written by 0.3.0 (no names, the table
+    without keep_wilds) resumes; one whose network does not fit is refused in one line."""
+    import shutil
+
+    import torch
+
+    from handfoot_env.baselines.heuristic_params import NAMES, NAMES_BEFORE_0_4
+
+    config, _ = tiny_run
+    run_dir = tmp_path / "runs"
+    shutil.copytree(config.path, run_dir / config.name)
+    path = run_dir / config.name / "checkpoint" / "trainer.pt"
+    checkpoint = torch.load(path, weights_only=False)
+    old_order = [NAMES.index(n) for n in NAMES_BEFORE_0_4]
+    for key in ("policy", "anchor"):
+        if checkpoint.get(key) is not None:
+            checkpoint[key]["advisor_params"] = checkpoint[key]["advisor_params"][old_order]
+    del checkpoint["advisor_param_names"]
+    torch.save(checkpoint, path)
+    longer = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", "total_timesteps=1024"])
+    assert train(longer, resume=True)["num_timesteps"] >= 1024
+    again = train(longer, resume=True)  # nothing left to train: the best evaluation so far is still kept
+    assert again["kept_step"] in [e["step"] for e in again["evals"]]
+    checkpoint = torch.load(path, weights_only=False)
+    checkpoint["policy"]["mean"] = checkpoint["policy"]["mean"][:-1]  # as if observed by another layout
+    torch.save(checkpoint, path)
+    longest = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", "total_timesteps=2048"])
+    with pytest.raises(ValueError, match="cannot resume from .*start afresh"):
+        train(longest, resume=True)
+
+
 def test_trained_model_is_an_agent(tiny_run):
     config, _ = tiny_run
     agent = make_agent(f"ppo:{config.path / 'model.pt'}")

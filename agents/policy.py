@@ -152,9 +152,8 @@ class Policy(nn.Module):
             raise ValueError(f"{path} was trained on observations of {width} numbers and this handfoot's have "
                              f"{OBS_SIZE} (the layout changed: README, 'The observation'); train it again")
         state.setdefault("advisor_params", policy.advisor_params)  # files from before tuned advisors
-        try:  # by name: the table may have grown since the file was saved (missing numbers take their defaults)
-            state["advisor_params"] = torch.as_tensor(
-                params_from_names(data.get("advisor_param_names"), state["advisor_params"].numpy()))
+        try:
+            state = with_advisor_by_name(state, data.get("advisor_param_names"))
         except ValueError as exc:  # a name this handfoot does not know: the file is from a newer one
             raise ValueError(f"{path}: its advising heuristic does not fit this handfoot's ({exc})") from None
         policy.load_state_dict(state)
@@ -162,4 +161,14 @@ class Policy(nn.Module):
         return policy, Rules.from_dict(data["rules"]), data.get("extra", {})
 
 
-__all__ = ["Policy", "advice", "features"]
+def with_advisor_by_name(state: dict, names: list[str] | None) -> dict:
+    """A policy's ``state_dict`` with its advisor's numbers put in this handfoot's table order,
+    read by the ``names`` saved beside them (none in files from before 0.4.0): the table may
+    have grown since, and missing numbers take their defaults."""
+    state = dict(state)
+    if "advisor_params" in state:
+        state["advisor_params"] = torch.as_tensor(params_from_names(names, state["advisor_params"].numpy()))
+    return state
+
+
+__all__ = ["Policy", "advice", "features", "with_advisor_by_name"]

@@ -36,9 +36,9 @@ import numpy as np
 import torch
 
 from agents import make_agent
-from agents.policy import Policy, autocast
+from agents.policy import Policy, autocast, with_advisor_by_name
 from agents.ppo import PPOAgent
-from handfoot_env.baselines.heuristic_params import NAMES, params_from_names, save_params
+from handfoot_env.baselines.heuristic_params import NAMES, save_params
 from handfoot_env.rules import Rules
 from train.collect import RolloutCollector
 from train.config import TrainConfig
@@ -112,16 +112,6 @@ class StopOnInterrupt:
         return False
 
 
-def advisor_by_name(state: dict, checkpoint: dict) -> dict:
-    """A saved policy's state with its advisor's numbers put in this handfoot's table order
-    (by the names saved beside them; checkpoints from before 0.4.0 have none)."""
-    state = dict(state)
-    if "advisor_params" in state:
-        state["advisor_params"] = torch.as_tensor(
-            params_from_names(checkpoint.get("advisor_param_names"), state["advisor_params"].numpy()))
-    return state
-
-
 def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> dict:
     """Train (or resume) a run; returns its summary (``summary["interrupted"]`` when Ctrl-C
     stopped it: the checkpoint is saved and ``--resume`` continues)."""
@@ -179,12 +169,13 @@ class Trainer:
                       "rollouts": 0, "tuned": None}
         if saved is not None:
             checkpoint = torch.load(folder.checkpoint / "trainer.pt", map_location="cpu", weights_only=False)
+            names = checkpoint.get("advisor_param_names")  # none in checkpoints from before 0.4.0
             try:
-                self.policy.load_state_dict(advisor_by_name(checkpoint["policy"], checkpoint))
+                self.policy.load_state_dict(with_advisor_by_name(checkpoint["policy"], names))
                 self.optimizer.load_state_dict(checkpoint["optimizer"])
                 if checkpoint.get("anchor") is not None:
                     self.anchor = self._frozen_copy()
-                    self.anchor.load_state_dict(advisor_by_name(checkpoint["anchor"], checkpoint))
+                    self.anchor.load_state_dict(with_advisor_by_name(checkpoint["anchor"], names))
             except (RuntimeError, ValueError) as exc:  # another network, or a checkpoint from another handfoot
                 raise ValueError(f"cannot resume from {folder.checkpoint}: its network does not fit this config "
                                  f"and handfoot ({str(exc).splitlines()[0]}); start afresh in another run_dir") from None

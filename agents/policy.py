@@ -46,6 +46,8 @@ def autocast(precision: str):
     """The context the network runs in: bf16 matrix products with float32 weights, or plain fp32."""
     use_bf16 = precision == "bf16" or (precision == "auto" and cpu_has_bf16())
     return torch.autocast("cpu", dtype=torch.bfloat16, enabled=use_bf16)
+
+
 VERSION = 1
 
 
@@ -54,13 +56,19 @@ def advice(observations: np.ndarray, masks: np.ndarray, rules: Rules, params: np
     variant of it (``heuristic_params``), the default heuristic when None."""
     out = np.empty(len(masks), dtype=np.int64)
     params = DEFAULT_PARAMS if params is None else np.ascontiguousarray(params, dtype=np.float64)
-    heuristic_actions(np.ascontiguousarray(observations, dtype=np.float32), np.ascontiguousarray(masks, dtype=bool),
-                      rules.kernel, params, out)
+    heuristic_actions(
+        np.ascontiguousarray(observations, dtype=np.float32),
+        np.ascontiguousarray(masks, dtype=bool),
+        rules.kernel,
+        params,
+        out,
+    )
     return out
 
 
-def features(observations: np.ndarray, masks: np.ndarray, rules: Rules, advisor: bool,
-             params: np.ndarray | None = None) -> np.ndarray:
+def features(
+    observations: np.ndarray, masks: np.ndarray, rules: Rules, advisor: bool, params: np.ndarray | None = None
+) -> np.ndarray:
     """The network's input: the observation, then (with ``advisor``) the heuristic's choice
     (the variant ``params``, when given)."""
     if not advisor:
@@ -81,15 +89,20 @@ def mlp(sizes: list[int]) -> nn.Sequential:
 class Policy(nn.Module):
     """Separate actor and critic MLPs (as SB3's ``MlpPolicy`` with ``net_arch``)."""
 
-    def __init__(self, arch: tuple[int, ...] = (256, 256), advisor: bool = True,
-                 advisor_params: np.ndarray | None = None):
+    def __init__(
+        self, arch: tuple[int, ...] = (256, 256), advisor: bool = True, advisor_params: np.ndarray | None = None
+    ):
         super().__init__()
         self.arch = tuple(arch)
         self.advisor = advisor
         # Which heuristic advises (a tuned variant, or the default): a buffer, so it travels
         # with the weights into checkpoints, model files and Ray workers.
-        self.register_buffer("advisor_params", torch.as_tensor(
-            DEFAULT_PARAMS if advisor_params is None else np.asarray(advisor_params), dtype=torch.float64).clone())
+        self.register_buffer(
+            "advisor_params",
+            torch.as_tensor(
+                DEFAULT_PARAMS if advisor_params is None else np.asarray(advisor_params), dtype=torch.float64
+            ).clone(),
+        )
         width = OBS_SIZE + (NUM_ACTIONS if advisor else 0)
         self.register_buffer("mean", torch.zeros(width))
         self.register_buffer("scale", torch.ones(width))
@@ -124,8 +137,9 @@ class Policy(nn.Module):
         return logits, self.critic(x).float().squeeze(-1)
 
     @torch.no_grad()
-    def act(self, x: np.ndarray, masks: np.ndarray, deterministic: bool = True,
-            generator: torch.Generator | None = None) -> np.ndarray:
+    def act(
+        self, x: np.ndarray, masks: np.ndarray, deterministic: bool = True, generator: torch.Generator | None = None
+    ) -> np.ndarray:
         logits, _ = self(torch.as_tensor(x), torch.as_tensor(masks))
         if deterministic:
             return logits.argmax(-1).numpy()
@@ -134,12 +148,22 @@ class Policy(nn.Module):
     # ------------------------------------------------------------------ files
     def save(self, path: str | Path, rules: Rules, extra: dict[str, Any] | None = None) -> None:
         """One file: weights, scaling, architecture, the rules trained on, and ``extra`` facts."""
-        torch.save({"format": FORMAT, "version": VERSION, "arch": list(self.arch), "advisor": self.advisor,
-                    "advisor_param_names": list(NAMES), "rules": rules.to_dict(), "state_dict": self.state_dict(),
-                    "extra": extra or {}}, path)
+        torch.save(
+            {
+                "format": FORMAT,
+                "version": VERSION,
+                "arch": list(self.arch),
+                "advisor": self.advisor,
+                "advisor_param_names": list(NAMES),
+                "rules": rules.to_dict(),
+                "state_dict": self.state_dict(),
+                "extra": extra or {},
+            },
+            path,
+        )
 
     @staticmethod
-    def load(path: str | Path) -> tuple["Policy", Rules, dict]:
+    def load(path: str | Path) -> tuple[Policy, Rules, dict]:
         data = torch.load(path, map_location="cpu", weights_only=False)
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"{path} is not a handfoot policy file")
@@ -149,8 +173,10 @@ class Policy(nn.Module):
         state = dict(data["state_dict"])
         if state["mean"].shape != policy.mean.shape:  # trained on another observation layout
             width = int(state["mean"].shape[0]) - (NUM_ACTIONS if policy.advisor else 0)
-            raise ValueError(f"{path} was trained on observations of {width} numbers and this handfoot's have "
-                             f"{OBS_SIZE} (the layout changed: README, 'The observation'); train it again")
+            raise ValueError(
+                f"{path} was trained on observations of {width} numbers and this handfoot's have "
+                f"{OBS_SIZE} (the layout changed: README, 'The observation'); train it again"
+            )
         state.setdefault("advisor_params", policy.advisor_params)  # files from before tuned advisors
         try:
             state = with_advisor_by_name(state, data.get("advisor_param_names"))

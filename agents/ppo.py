@@ -45,7 +45,9 @@ def shipped_model(rules: Rules | None, kind: str = "ppo") -> Path:
     rules = rules or Rules.preset("partnership")
     name = SHIPPED.get((rules.preset_name, rules.num_players))
     if name is None:
-        name = next((f for (preset, _), f in SHIPPED.items() if preset == rules.preset_name), SHIPPED[("partnership", 4)])
+        name = next(
+            (f for (preset, _), f in SHIPPED.items() if preset == rules.preset_name), SHIPPED[("partnership", 4)]
+        )
     return MODELS / (f"ppo_{name}.pt" if kind == "ppo" else f"tuned_{name}.json")
 
 
@@ -61,8 +63,11 @@ def load_tuned(path: str | Path | None = None, rules: Rules | None = None, name:
     playing = rules or Rules.preset("partnership")
     tuned_for = (info.get("preset"), info.get("players"))
     if tuned_for[0] is not None and tuned_for != (playing.preset_name, playing.num_players):
-        warnings.warn(f"the tuned heuristic {path.name} was tuned on {tuned_for[0]} with {tuned_for[1]} players "
-                      f"and plays {playing.preset_name} with {playing.num_players} players here", stacklevel=2)
+        warnings.warn(
+            f"the tuned heuristic {path.name} was tuned on {tuned_for[0]} with {tuned_for[1]} players "
+            f"and plays {playing.preset_name} with {playing.num_players} players here",
+            stacklevel=2,
+        )
     return CompiledHeuristic(playing, params, name=name)
 
 
@@ -77,8 +82,9 @@ class PPOAgent:
     work, and torch's default pool, one thread per core, stalls on a machine that is busy
     with other jobs (a batch-1 decision took 24-64 ms there against 0.4 ms with one thread)."""
 
-    def __init__(self, policy, rules: Rules, deterministic: bool = True, name: str = "ppo", threads: int = 1,
-                 seed: int = 0):
+    def __init__(
+        self, policy, rules: Rules, deterministic: bool = True, name: str = "ppo", threads: int = 1, seed: int = 0
+    ):
         import torch
 
         self.policy = policy
@@ -93,8 +99,9 @@ class PPOAgent:
         self.generator.manual_seed(seed)
 
     @classmethod
-    def load(cls, path: str | Path | None = None, rules: Rules | None = None, deterministic: bool = True,
-             threads: int = 1) -> "PPOAgent":
+    def load(
+        cls, path: str | Path | None = None, rules: Rules | None = None, deterministic: bool = True, threads: int = 1
+    ) -> PPOAgent:
         """A saved agent (``path``), or the shipped agent for ``rules``."""
         path = Path(path) if path is not None else shipped_model(rules)
         if not path.exists():
@@ -113,9 +120,12 @@ class PPOAgent:
             raise ValueError(f"cannot load a trained policy from {path}: {exc}") from None
         playing = rules or trained_on
         if not _same_game(trained_on, playing):
-            warnings.warn(f"the agent {path.name} was trained on {trained_on.preset_name} with "
-                          f"{trained_on.num_players} players and plays {playing.preset_name} with "
-                          f"{playing.num_players} players here", stacklevel=2)
+            warnings.warn(
+                f"the agent {path.name} was trained on {trained_on.preset_name} with "
+                f"{trained_on.num_players} players and plays {playing.preset_name} with "
+                f"{playing.num_players} players here",
+                stacklevel=2,
+            )
         return cls(policy, playing, deterministic=deterministic, threads=threads)
 
     def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -135,7 +145,7 @@ class SB3Agent:
         self.threads = threads
 
     @classmethod
-    def load(cls, path: Path, threads: int = 1) -> "SB3Agent":
+    def load(cls, path: Path, threads: int = 1) -> SB3Agent:
         try:
             from sb3_contrib import MaskablePPO
         except ImportError:
@@ -148,9 +158,12 @@ class SB3Agent:
 
     def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         with torch_threads(self.threads):
-            actions, _ = self.policy.predict(np.asarray(observations, dtype=np.float32), deterministic=True,
-                                             action_masks=np.asarray(masks, dtype=bool))
+            actions, _ = self.policy.predict(
+                np.asarray(observations, dtype=np.float32),
+                deterministic=True,
+                action_masks=np.asarray(masks, dtype=bool),
+            )
         return np.asarray(actions, dtype=np.int64).reshape(-1)
 
 
-__all__ = ["PPOAgent", "SB3Agent", "SHIPPED", "shipped_model", "torch_threads"]
+__all__ = ["SHIPPED", "PPOAgent", "SB3Agent", "shipped_model", "torch_threads"]

@@ -4,10 +4,10 @@ from handfoot_env.kernel_cache import prepare_kernels
 
 prepare_kernels()  # before numba loads: the kernels' cache follows their source; threads wait passively
 
-from handfoot_env.rules import Rules  # noqa: E402
+from handfoot_env.rules import Rules
 
 __version__ = "0.4.0"  # the heuristic learned keep_wilds in 0.4.0 (the observation grew seat_known in 0.3.0)
-__all__ = ["Rules", "env", "raw_env", "__version__", "GYMNASIUM_ID"]
+__all__ = ["GYMNASIUM_ID", "Rules", "__version__", "env", "raw_env"]
 
 GYMNASIUM_ID = "handfoot/HandFoot-v0"  # gymnasium.make(GYMNASIUM_ID, preset="partnership", opponent="heuristic")
 

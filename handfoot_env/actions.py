@@ -77,8 +77,18 @@ class Action:
 
 
 ACTION_KINDS = (
-    "draw", "take_pile", "start_group", "add_natural", "add_two", "add_joker", "discard",
-    "discard_suited", "start_run", "extend_run_down", "extend_run_up", "start_twos_book",
+    "draw",
+    "take_pile",
+    "start_group",
+    "add_natural",
+    "add_two",
+    "add_joker",
+    "discard",
+    "discard_suited",
+    "start_run",
+    "extend_run_down",
+    "extend_run_up",
+    "start_twos_book",
     "add_two_to_twos_book",
 )
 

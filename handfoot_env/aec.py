@@ -175,8 +175,9 @@ class raw_env(AECEnv):
         self._mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
         self._no_mask = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
         self.action_spaces = {a: LegalDiscrete(self._legal_for(a)) for a in self.possible_agents}
-        self.observation_spaces = {a: spaces.Dict({"observation": observation_box(), "action_mask": mask_box()})
-                                   for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": observation_box(), "action_mask": mask_box()}) for a in self.possible_agents
+        }
         self._seed_rng = np.random.default_rng()
         self._seats = np.zeros(1, dtype=np.int64)
         self._zero_rewards = dict.fromkeys(self.possible_agents, 0.0)
@@ -269,7 +270,9 @@ class raw_env(AECEnv):
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi', 'human' or 'rgb_array'")
+            gymnasium.logger.warn(
+                "render() called without a render_mode; use render_mode='ansi', 'human' or 'rgb_array'"
+            )
             return None
         view = view_of_vector(self.engine, 0)
         if self.render_mode == "rgb_array":

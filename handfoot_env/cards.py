@@ -78,8 +78,7 @@ def parse_kind(token: str) -> int:
     kind = KIND_BY_NAME.get(token.strip().lower())
     if kind is None:
         raise ValueError(
-            f"unknown card {token!r}: use one of {', '.join(KIND_NAMES)} (Jk = joker, "
-            "3b/3r = black/red three)"
+            f"unknown card {token!r}: use one of {', '.join(KIND_NAMES)} (Jk = joker, 3b/3r = black/red three)"
         )
     return kind
 
@@ -103,7 +102,9 @@ KIND_OF_CODE = _kind_of_code()
 assert tuple(np.bincount(KIND_OF_CODE, minlength=NUM_KINDS)) == KINDS_PER_DECK
 
 # Card id -> kind, and card id -> suit (-1 where the suit does not matter).
-CARD_KIND = np.array(list(range(NUM_KINDS)) + [natural_kind(r) for _ in range(NUM_SUITS) for r in range(NUM_NATURALS)], dtype=np.int8)
+CARD_KIND = np.array(
+    list(range(NUM_KINDS)) + [natural_kind(r) for _ in range(NUM_SUITS) for r in range(NUM_NATURALS)], dtype=np.int8
+)
 CARD_SUIT = np.array([-1] * NUM_KINDS + [s for s in range(NUM_SUITS) for _ in range(NUM_NATURALS)], dtype=np.int8)
 
 

@@ -32,7 +32,6 @@ from handfoot_env.rules import Rules
 from handfoot_env.seated import SeatedGames
 from handfoot_env.spaces import LegalDiscrete, observation_box
 
-
 ILLEGAL_ACTIONS = ("terminate", "raise", "skip")
 
 
@@ -48,9 +47,11 @@ def resolve_agents(opponent: Any, rules: Rules, seed: int = 0) -> list:
     for i, item in enumerate(items):
         if isinstance(item, str):
             if item not in BASELINE_NAMES:
-                raise ValueError(f"opponent {item!r}: by name the env seats the baselines "
-                                 f"({', '.join(BASELINE_NAMES)}); pass other agents as objects, "
-                                 "e.g. agents.make_agent('ppo')")
+                raise ValueError(
+                    f"opponent {item!r}: by name the env seats the baselines "
+                    f"({', '.join(BASELINE_NAMES)}); pass other agents as objects, "
+                    "e.g. agents.make_agent('ppo')"
+                )
             item = make_baseline(item, seed=seed + i, rules=rules)
         elif not hasattr(item, "act"):
             raise ValueError(f"opponent {item!r} is neither a baseline's name nor an agent with act()")
@@ -87,8 +88,9 @@ class HandFootGymEnv(gym.Env):
         self._reward_mode = reward_mode
         self.observation_space = observation_box()
         self.action_space = LegalDiscrete(self.action_masks)
-        self.games = SeatedGames(rules, 1, self._opponents, seed=0, reward_mode=reward_mode,
-                                 auto_reset=False, learner_side=learner_side)
+        self.games = SeatedGames(
+            rules, 1, self._opponents, seed=0, reward_mode=reward_mode, auto_reset=False, learner_side=learner_side
+        )
         self._seed_rng = np.random.default_rng()
         self._started = False
 
@@ -115,7 +117,9 @@ class HandFootGymEnv(gym.Env):
         if self.illegal_action != "raise":
             reason = self.games.engine.why_illegal(0, action)
             if reason is not None:
-                info = dict(self._info(), illegal_action=f"action {action} ({A.describe(action, self.rules)}): {reason}")
+                info = dict(
+                    self._info(), illegal_action=f"action {action} ({A.describe(action, self.rules)}): {reason}"
+                )
                 if self.illegal_action == "skip":
                     return self.games.observe()[0], 0.0, False, False, info
                 self._ended_by_illegal_action = True  # PettingZoo's convention: the game ends, with a penalty

@@ -42,8 +42,9 @@ def source_hash() -> str:
 
 
 def cache_folder() -> Path:
-    root = Path(os.environ.get("HANDFOOT_CACHE") or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-                / "handfoot")
+    root = Path(
+        os.environ.get("HANDFOOT_CACHE") or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "handfoot"
+    )
     return root / f"numba-{source_hash()}"
 
 
@@ -71,8 +72,11 @@ def compile_once(group: str, compile_all: Callable[[], None], about: str) -> Non
     marker = folder / f"{group}.compiled"
     if marker.exists():
         return
-    print(f"handfoot: compiling the {group} kernels once ({about}); later starts load them from {folder}",
-          file=sys.stderr, flush=True)
+    print(
+        f"handfoot: compiling the {group} kernels once ({about}); later starts load them from {folder}",
+        file=sys.stderr,
+        flush=True,
+    )
     start = time.perf_counter()
     compile_all()
     folder.mkdir(parents=True, exist_ok=True)

@@ -101,27 +101,54 @@ HOUSE_STAGED_RUNS = HOUSE_PILE_SUIT + NUM_SUITS  # 4 x (length, low)
 HOUSE_STAGED_TWOS = HOUSE_STAGED_RUNS + 2 * NUM_SUITS
 HOUSE_OWNERS = HOUSE_STAGED_TWOS + 1  # MAX_OWNERS x HOUSE_OWNER_FIELDS
 HOUSE_RULES = HOUSE_OWNERS + MAX_OWNERS * HOUSE_OWNER_FIELDS
-assert (HOUSE_PILE_SUIT, HOUSE_STAGED_RUNS, HOUSE_OWNERS, HOUSE_RULES) == (HOUSE + 44, HOUSE + 48, HOUSE + 57, HOUSE + 111)
+assert (HOUSE_PILE_SUIT, HOUSE_STAGED_RUNS, HOUSE_OWNERS, HOUSE_RULES) == (
+    HOUSE + 44,
+    HOUSE + 48,
+    HOUSE + 57,
+    HOUSE + 111,
+)
 assert HOUSE_OWNERS + MAX_OWNERS * HOUSE_OWNER_FIELDS <= HOUSE + HOUSE_FIELDS
 
 # The named fields inside the blocks: the observers, the view and the agents use these names.
 # One seat slot (offsets from SEATS + slot * SEAT_FIELDS):
 SEAT_PRESENT, SEAT_PARTNER, SEAT_HELD, SEAT_FOOT, SEAT_ON_FOOT = range(SEAT_FIELDS)
 # One owner slot's header (offsets from OWNERS + slot * OWNER_FIELDS); its groups follow, 3 a rank:
-(OWNER_PRESENT, OWNER_OPENED, OWNER_RED_THREES, OWNER_CLEAN_BOOKS, OWNER_DIRTY_BOOKS, OWNER_MELDED,
- OWNER_TOTAL, OWNER_MINIMUM) = range(OWNER_HEADER)
+(
+    OWNER_PRESENT,
+    OWNER_OPENED,
+    OWNER_RED_THREES,
+    OWNER_CLEAN_BOOKS,
+    OWNER_DIRTY_BOOKS,
+    OWNER_MELDED,
+    OWNER_TOTAL,
+    OWNER_MINIMUM,
+) = range(OWNER_HEADER)
 OWNER_GROUPS = OWNER_HEADER
 # The game block (indices into the observation):
-(GAME_DRAW_PHASE, GAME_PLAY_PHASE, GAME_DEAL, GAME_DEALS, GAME_STOCK, GAME_MINIMUM, GAME_CLEAN_NEEDED,
- GAME_DIRTY_NEEDED, GAME_PARTNERSHIP, GAME_PLAYERS, GAME_OPENED) = range(GAME, GAME + GAME_FIELDS)
+(
+    GAME_DRAW_PHASE,
+    GAME_PLAY_PHASE,
+    GAME_DEAL,
+    GAME_DEALS,
+    GAME_STOCK,
+    GAME_MINIMUM,
+    GAME_CLEAN_NEEDED,
+    GAME_DIRTY_NEEDED,
+    GAME_PARTNERSHIP,
+    GAME_PLAYERS,
+    GAME_OPENED,
+) = range(GAME, GAME + GAME_FIELDS)
 # One house owner slot (offsets from HOUSE_OWNERS + slot * HOUSE_OWNER_FIELDS): 4 runs, the book of 2s:
 HOUSE_OWNER_RUNS, HOUSE_OWNER_TWOS = 0, 8
 # The house rule flags (indices into the observation):
-HOUSE_RULE_RUNS, HOUSE_RULE_TWOS_BOOKS, HOUSE_RULE_ONE_PLUS_DISCARD, HOUSE_RULE_FROZEN = range(HOUSE_RULES, HOUSE_RULES + 4)
+HOUSE_RULE_RUNS, HOUSE_RULE_TWOS_BOOKS, HOUSE_RULE_ONE_PLUS_DISCARD, HOUSE_RULE_FROZEN = range(
+    HOUSE_RULES, HOUSE_RULES + 4
+)
 
 
 def layout_table() -> list[tuple[str, str, int]]:
     """Rows (name, index range, size) generated from :data:`FIELDS`."""
+
     def indices(name: str, size: int) -> str:
         first = OFFSETS[name]
         return str(first) if size == 1 else f"{first}-{first + size - 1}"
@@ -147,11 +174,11 @@ class ObservationView:
     @property
     def hand(self):
         """My hand, count per kind."""
-        return self.obs[HAND:HAND + NUM_KINDS]
+        return self.obs[HAND : HAND + NUM_KINDS]
 
     @property
     def staged(self):
-        return self.obs[STAGED:STAGED + NUM_KINDS]
+        return self.obs[STAGED : STAGED + NUM_KINDS]
 
     @property
     def staged_value(self) -> float:
@@ -164,23 +191,23 @@ class ObservationView:
     def seat(self, slot: int):
         """(present, partner, cards in hand, cards in unplayed foot, on foot) of seat slot ``slot``."""
         base = SEATS + slot * SEAT_FIELDS
-        return self.obs[base:base + SEAT_FIELDS]
+        return self.obs[base : base + SEAT_FIELDS]
 
     def known(self, slot: int):
         """Cards seat slot ``slot`` surely holds, count per kind (taken from the pile, not shown since)."""
         base = SEAT_KNOWN + slot * NUM_KINDS
-        return self.obs[base:base + NUM_KINDS]
+        return self.obs[base : base + NUM_KINDS]
 
     def side(self, slot: int):
         """Header of owner slot ``slot``: present, opened, red threes, clean books, dirty books,
         melded points / 100, total / 1000, minimum / 100."""
         base = OWNERS + slot * OWNER_FIELDS
-        return self.obs[base:base + OWNER_HEADER]
+        return self.obs[base : base + OWNER_HEADER]
 
     def groups(self, slot: int):
         """Unfinished groups of owner slot ``slot``: [11 ranks, (naturals, 2s, jokers)]."""
         base = OWNERS + slot * OWNER_FIELDS + OWNER_HEADER
-        return self.obs[base:base + GROUP_FIELDS].reshape(NUM_NATURALS, 3)
+        return self.obs[base : base + GROUP_FIELDS].reshape(NUM_NATURALS, 3)
 
     @property
     def suited_hand(self):
@@ -190,7 +217,7 @@ class ObservationView:
     def runs(self, slot: int):
         """House: unfinished run per suit of owner slot ``slot``: [4 suits, (length, low rank)]."""
         base = HOUSE_OWNERS + slot * HOUSE_OWNER_FIELDS
-        return self.obs[base + HOUSE_OWNER_RUNS:base + HOUSE_OWNER_RUNS + 2 * NUM_SUITS].reshape(NUM_SUITS, 2)
+        return self.obs[base + HOUSE_OWNER_RUNS : base + HOUSE_OWNER_RUNS + 2 * NUM_SUITS].reshape(NUM_SUITS, 2)
 
     def twos_book(self, slot: int) -> int:
         """House: cards in the unfinished book of 2s of owner slot ``slot``."""
@@ -207,12 +234,12 @@ class ObservationView:
 
     @property
     def pile_top_suit(self) -> int | None:
-        suits = self.obs[HOUSE_PILE_SUIT:HOUSE_PILE_SUIT + NUM_SUITS]
+        suits = self.obs[HOUSE_PILE_SUIT : HOUSE_PILE_SUIT + NUM_SUITS]
         return int(suits.argmax()) if suits.any() else None
 
     @property
     def staged_runs(self):
-        return self.obs[HOUSE_STAGED_RUNS:HOUSE_STAGED_RUNS + 2 * NUM_SUITS].reshape(NUM_SUITS, 2)
+        return self.obs[HOUSE_STAGED_RUNS : HOUSE_STAGED_RUNS + 2 * NUM_SUITS].reshape(NUM_SUITS, 2)
 
     @property
     def pile_size(self) -> int:
@@ -220,17 +247,17 @@ class ObservationView:
 
     @property
     def pile_top(self) -> int | None:
-        top = self.obs[PILE_TOP:PILE_TOP + NUM_KINDS]
+        top = self.obs[PILE_TOP : PILE_TOP + NUM_KINDS]
         return int(top.argmax()) if top.any() else None
 
     @property
     def pile_take_window(self):
-        return self.obs[PILE_TAKE_WINDOW:PILE_TAKE_WINDOW + NUM_KINDS]
+        return self.obs[PILE_TAKE_WINDOW : PILE_TAKE_WINDOW + NUM_KINDS]
 
     @property
     def pile_counts(self):
         """The whole discard pile, count per kind."""
-        return self.obs[PILE_COUNTS:PILE_COUNTS + NUM_KINDS]
+        return self.obs[PILE_COUNTS : PILE_COUNTS + NUM_KINDS]
 
     @property
     def phase(self) -> str:

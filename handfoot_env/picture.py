@@ -16,13 +16,29 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from handfoot_env.cards import (
-    FIRST_NATURAL, JOKER, KIND_NAMES, NUM_KINDS, NUM_SUITS, RED_THREE, SUIT_LETTERS, TWO, card_name, natural_kind,
+    FIRST_NATURAL,
+    JOKER,
+    KIND_NAMES,
+    NUM_KINDS,
+    NUM_SUITS,
+    RED_THREE,
+    SUIT_LETTERS,
+    TWO,
+    card_name,
+    natural_kind,
 )
 from handfoot_env.render import TableView
 
 WIDTH = 1000
 SIDE_HEIGHT = 78  # one side's header and its melds
-FELT, INK, PAPER, RED, BLUE, GOLD = (24, 92, 56), (20, 20, 20), (250, 248, 240), (196, 30, 40), (40, 70, 160), (236, 196, 72)
+FELT, INK, PAPER, RED, BLUE, GOLD = (
+    (24, 92, 56),
+    (20, 20, 20),
+    (250, 248, 240),
+    (196, 30, 40),
+    (40, 70, 160),
+    (236, 196, 72),
+)
 CARD_W, CARD_H = 30, 42
 
 
@@ -72,16 +88,20 @@ def draw_table(view: TableView) -> np.ndarray:
     rules = view.rules
     image = Image.new("RGB", (WIDTH, height(rules.num_owners)), FELT)
     draw = ImageDraw.Draw(image)
-    title = (f"handfoot · {rules.preset_name} · deal {view.deal_index + 1}/{rules.num_deals} · "
-             f"seat {view.current} to move ({view.phase})")
+    title = (
+        f"handfoot · {rules.preset_name} · deal {view.deal_index + 1}/{rules.num_deals} · "
+        f"seat {view.current} to move ({view.phase})"
+    )
     draw.text((16, 10), title, fill=PAPER, font=_font(18))
     y = 44
     for owner, side in enumerate(view.sides):
         seats = ", ".join(str(s) for s in range(rules.num_players) if rules.owner_of(s) == owner)
-        header = (f"{'team' if rules.partnerships else 'player'} {owner} (seat{'s' if rules.partnerships else ''} "
-                  f"{seats}) · total {view.totals[owner]:,} · {'opened' if side.opened else f'needs {side.minimum} to open'}"
-                  f" · books {side.clean_books} clean, {side.dirty_books} dirty"
-                  + (f" · red 3s {side.red_threes}" if side.red_threes else ""))
+        header = (
+            f"{'team' if rules.partnerships else 'player'} {owner} (seat{'s' if rules.partnerships else ''} "
+            f"{seats}) · total {view.totals[owner]:,} · {'opened' if side.opened else f'needs {side.minimum} to open'}"
+            f" · books {side.clean_books} clean, {side.dirty_books} dirty"
+            + (f" · red 3s {side.red_threes}" if side.red_threes else "")
+        )
         draw.text((16, y), header, fill=GOLD, font=_font(14))
         x = 16
         for rank, clean in side.book_ranks:  # closed books: one card with the count of seven
@@ -93,7 +113,10 @@ def draw_table(view: TableView) -> np.ndarray:
             group = [(name, INK)] * naturals + [("2", BLUE)] * twos + [("Jk", BLUE)] * jokers
             x = _cards_row(draw, x, y + 22, group, step=12) + CARD_W - 4
         for suit, low, length in side.runs:
-            run = [(_kind_label(natural_kind(r), suit), _label_colour(FIRST_NATURAL, suit)) for r in range(low, low + length)]
+            run = [
+                (_kind_label(natural_kind(r), suit), _label_colour(FIRST_NATURAL, suit))
+                for r in range(low, low + length)
+            ]
             x = _cards_row(draw, x, y + 22, run, step=14) + CARD_W - 4
         if side.twos_book:
             x = _cards_row(draw, x, y + 22, [("2", BLUE)] * side.twos_book, step=12) + CARD_W
@@ -107,23 +130,33 @@ def draw_table(view: TableView) -> np.ndarray:
         suit = -1 if card < NUM_KINDS else (card - NUM_KINDS) // 11
         _card(draw, 160, y, card_name(card), _label_colour(card if card < NUM_KINDS else FIRST_NATURAL, suit))
     draw.text((160 + CARD_W + 6, y + 12), f"pile {view.pile_size}", fill=PAPER, font=_font(14))
-    seats = "   ".join(f"seat {s}: {view.hand_sizes[s]} in hand, "
-                       + ("on its foot" if view.on_foot[s] else f"foot {view.foot_sizes[s]}")
-                       for s in range(rules.num_players))
+    seats = "   ".join(
+        f"seat {s}: {view.hand_sizes[s]} in hand, "
+        + ("on its foot" if view.on_foot[s] else f"foot {view.foot_sizes[s]}")
+        for s in range(rules.num_players)
+    )
     draw.text((300, y + 12), seats, fill=PAPER, font=_font(13))
     # the viewer's hand
     y += CARD_H + 24
-    draw.text((16, y), f"seat {view.viewer}'s hand" + (" (its foot)" if view.on_foot[view.viewer] else ""),
-              fill=GOLD, font=_font(14))
+    draw.text(
+        (16, y),
+        f"seat {view.viewer}'s hand" + (" (its foot)" if view.on_foot[view.viewer] else ""),
+        fill=GOLD,
+        font=_font(14),
+    )
     cards: list[tuple[str, tuple]] = []
     for kind in range(NUM_KINDS - 1, -1, -1):
         if view.viewer_suits is not None and kind >= FIRST_NATURAL:
             for suit in range(NUM_SUITS):
-                cards += [(_kind_label(kind, suit), _label_colour(kind, suit))] * view.viewer_suits[suit][kind - FIRST_NATURAL]
+                cards += [(_kind_label(kind, suit), _label_colour(kind, suit))] * view.viewer_suits[suit][
+                    kind - FIRST_NATURAL
+                ]
         else:
             cards += [(KIND_NAMES[kind], _label_colour(kind))] * view.viewer_hand[kind]
     _cards_row(draw, 16, y + 22, cards)
-    staged = [(KIND_NAMES[k], _label_colour(k)) for k in range(NUM_KINDS - 1, -1, -1) for _ in range(view.viewer_staged[k])]
+    staged = [
+        (KIND_NAMES[k], _label_colour(k)) for k in range(NUM_KINDS - 1, -1, -1) for _ in range(view.viewer_staged[k])
+    ]
     if staged:
         draw.text((16, y + 22 + CARD_H + 10), "staged:", fill=GOLD, font=_font(14))
         _cards_row(draw, 90, y + 22 + CARD_H + 6, staged)
@@ -134,4 +167,4 @@ def save_png(view: TableView, path: str | Path) -> None:
     Image.fromarray(draw_table(view)).save(path)
 
 
-__all__ = ["draw_table", "height", "save_png", "WIDTH"]
+__all__ = ["WIDTH", "draw_table", "height", "save_png"]

@@ -10,7 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from handfoot_env.cards import (
-    FIRST_NATURAL, KIND_NAMES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, SUIT_LETTERS, card_name, format_counts,
+    FIRST_NATURAL,
+    KIND_NAMES,
+    NUM_KINDS,
+    NUM_NATURALS,
+    NUM_SUITS,
+    SUIT_LETTERS,
+    card_name,
+    format_counts,
     natural_kind,
 )
 from handfoot_env.rules import Rules
@@ -64,7 +71,11 @@ def view_of_game(game, seat: int | None = None) -> TableView:
         unfinished = [g for g in side.groups if g.size < rules.book_size]
         sides.append(
             SideView(
-                side.opened, game.minimum(owner), side.red_threes, clean, dirty,
+                side.opened,
+                game.minimum(owner),
+                side.red_threes,
+                clean,
+                dirty,
                 sorted((g.rank, g.naturals, g.twos, g.jokers) for g in groups if g.size < rules.book_size),
                 sorted((g.rank, g.is_clean) for g in groups if g.size >= rules.book_size),
                 sorted((g.suit, g.low, g.length) for g in unfinished if isinstance(g, Run)),
@@ -76,11 +87,22 @@ def view_of_game(game, seat: int | None = None) -> TableView:
         for kind, count in enumerate(group.counts()):
             staged[kind] += count
     return TableView(
-        rules, game.deal_index, game.dealer, game.current, game.phase, len(game.stock), len(game.pile),
-        game.pile[-1] if game.pile else None, list(game.totals), sides,
+        rules,
+        game.deal_index,
+        game.dealer,
+        game.current,
+        game.phase,
+        len(game.stock),
+        len(game.pile),
+        game.pile[-1] if game.pile else None,
+        list(game.totals),
+        sides,
         [s.hand_size + sum(g.size for g in s.staged) for s in game.seats],
         [0 if s.on_foot else sum(s.foot) for s in game.seats],
-        [s.on_foot for s in game.seats], seat, list(game.seats[seat].hand), staged,
+        [s.on_foot for s in game.seats],
+        seat,
+        list(game.seats[seat].hand),
+        staged,
         [list(row) for row in game.seats[seat].hand_suits] if rules.runs else None,
         [list(s.known) for s in game.seats],
     )
@@ -97,28 +119,52 @@ def view_of_vector(engine, b: int = 0, seat: int | None = None) -> TableView:
     for owner in range(rules.num_owners):
         unfinished = [
             (r, int(s["groups"][owner, r, 0]), int(s["groups"][owner, r, 1]), int(s["groups"][owner, r, 2]))
-            for r in range(11) if s["groups"][owner, r].sum() > 0
+            for r in range(11)
+            if s["groups"][owner, r].sum() > 0
         ]
-        books = [(r, clean == 0) for r in range(11) for clean in range(2) for _ in range(int(s["book_ranks"][owner, r, clean]))]
-        runs = [(suit, int(s["runs"][owner, suit, 1]), int(s["runs"][owner, suit, 0]))
-                for suit in range(NUM_SUITS) if s["runs"][owner, suit, 0] > 0]
+        books = [
+            (r, clean == 0)
+            for r in range(11)
+            for clean in range(2)
+            for _ in range(int(s["book_ranks"][owner, r, clean]))
+        ]
+        runs = [
+            (suit, int(s["runs"][owner, suit, 1]), int(s["runs"][owner, suit, 0]))
+            for suit in range(NUM_SUITS)
+            if s["runs"][owner, suit, 0] > 0
+        ]
         sides.append(
             SideView(
-                bool(s["opened"][owner]), rules.opening_minimum(int(s["deal"]), int(s["totals"][owner])),
-                int(s["table_cards"][owner, 3]), int(s["books"][owner, 0]), int(s["books"][owner, 1]),
-                unfinished, sorted(books), runs, int(s["twos"][owner]),
+                bool(s["opened"][owner]),
+                rules.opening_minimum(int(s["deal"]), int(s["totals"][owner])),
+                int(s["table_cards"][owner, 3]),
+                int(s["books"][owner, 0]),
+                int(s["books"][owner, 1]),
+                unfinished,
+                sorted(books),
+                runs,
+                int(s["twos"][owner]),
             )
         )
     n = rules.num_players
     current = int(s["current"])
     staged_count = int(s["staged_cards"].sum())
     return TableView(
-        rules, int(s["deal"]), int(s["dealer"]), current, PHASE_NAMES[int(s["phase"])], int(s["stock_len"]),
-        int(s["pile_len"]), int(s["pile"][s["pile_len"] - 1]) if s["pile_len"] else None,
-        [int(t) for t in s["totals"][: rules.num_owners]], sides,
+        rules,
+        int(s["deal"]),
+        int(s["dealer"]),
+        current,
+        PHASE_NAMES[int(s["phase"])],
+        int(s["stock_len"]),
+        int(s["pile_len"]),
+        int(s["pile"][s["pile_len"] - 1]) if s["pile_len"] else None,
+        [int(t) for t in s["totals"][: rules.num_owners]],
+        sides,
         [int(s["hand"][p].sum()) + (staged_count if p == current else 0) for p in range(n)],
         [0 if s["on_foot"][p] else int(s["foot"][p].sum()) for p in range(n)],
-        [bool(s["on_foot"][p]) for p in range(n)], seat, [int(x) for x in s["hand"][seat]],
+        [bool(s["on_foot"][p]) for p in range(n)],
+        seat,
+        [int(x) for x in s["hand"][seat]],
         [int(x) for x in s["staged_cards"]] if seat == current else [0] * NUM_KINDS,
         s["hand_suits"][seat].tolist() if rules.runs else None,
         [[int(x) for x in s["known"][p]] for p in range(n)],
@@ -141,7 +187,9 @@ def format_hand(counts: list[int], suits: list[list[int]] | None) -> str:
         return format_counts(counts)
     naturals = [
         KIND_NAMES[natural_kind(r)] + SUIT_LETTERS[suit]
-        for r in range(NUM_NATURALS - 1, -1, -1) for suit in range(NUM_SUITS) for _ in range(suits[suit][r])
+        for r in range(NUM_NATURALS - 1, -1, -1)
+        for suit in range(NUM_SUITS)
+        for _ in range(suits[suit][r])
     ]
     others = list(counts[:FIRST_NATURAL]) + [0] * (NUM_KINDS - FIRST_NATURAL)
     return " ".join(naturals + ([format_counts(others)] if any(others) else []))
@@ -186,7 +234,9 @@ def render_view(view: TableView) -> str:
         for p in range(rules.num_players)
     )
     lines.append(f"  {seats}")
-    known = [f"seat {p}: {format_counts(cards)}" for p, cards in enumerate(view.known) if p != view.viewer and any(cards)]
+    known = [
+        f"seat {p}: {format_counts(cards)}" for p, cards in enumerate(view.known) if p != view.viewer and any(cards)
+    ]
     if known:
         lines.append(f"  taken from the pile and still held: {'; '.join(known)}")
     lines.append(f"seat {view.viewer} holds: {format_hand(view.viewer_hand, view.viewer_suits) or '-'}")

@@ -50,13 +50,19 @@ def game_result(totals: np.ndarray, sides: np.ndarray) -> np.ndarray:
     best = totals.max(axis=1, keepdims=True)
     unique = (totals == best).sum(axis=1) == 1
     mine = np.take_along_axis(totals, np.asarray(sides).reshape(len(totals), -1), axis=1).reshape(np.shape(sides))
-    top = (mine == best.reshape((-1,) + (1,) * (np.ndim(sides) - 1)))
+    top = mine == best.reshape((-1,) + (1,) * (np.ndim(sides) - 1))
     unique = unique.reshape((-1,) + (1,) * (np.ndim(sides) - 1))
     return np.where(unique, np.where(top, 1.0, -1.0), 0.0)
 
 
-def side_rewards(mode: str, deal_over: np.ndarray, game_over: np.ndarray, deal_scores: np.ndarray,
-                 final_totals: np.ndarray, sides: np.ndarray) -> np.ndarray:
+def side_rewards(
+    mode: str,
+    deal_over: np.ndarray,
+    game_over: np.ndarray,
+    deal_scores: np.ndarray,
+    final_totals: np.ndarray,
+    sides: np.ndarray,
+) -> np.ndarray:
     """The reward of side ``sides[b]`` (``[B]``, or ``[B, k]`` for several) for one step of B
     games, from the fields of ``VectorEngine.step``'s outcome and the finished games' totals."""
     expand = (-1,) + (1,) * (np.ndim(sides) - 1)
@@ -65,12 +71,26 @@ def side_rewards(mode: str, deal_over: np.ndarray, game_over: np.ndarray, deal_s
     return np.where(np.asarray(game_over).reshape(expand), game_result(final_totals, sides), 0.0)
 
 
-def seat_rewards(rules: Rules, mode: str, deal_over: np.ndarray, game_over: np.ndarray,
-                 deal_scores: np.ndarray, final_totals: np.ndarray) -> np.ndarray:
+def seat_rewards(
+    rules: Rules,
+    mode: str,
+    deal_over: np.ndarray,
+    game_over: np.ndarray,
+    deal_scores: np.ndarray,
+    final_totals: np.ndarray,
+) -> np.ndarray:
     """``[B, players]`` float32: every seat's reward (its side's, see :func:`side_rewards`)."""
     sides = np.broadcast_to(seat_owners(rules), (len(deal_over), rules.num_players))
     return side_rewards(mode, deal_over, game_over, deal_scores, final_totals, sides).astype(np.float32)
 
 
-__all__ = ["DEAL_REWARD_SCALE", "REWARD_MODES", "check_reward_mode", "game_result", "margin", "seat_owners",
-           "seat_rewards", "side_rewards"]
+__all__ = [
+    "DEAL_REWARD_SCALE",
+    "REWARD_MODES",
+    "check_reward_mode",
+    "game_result",
+    "margin",
+    "seat_owners",
+    "seat_rewards",
+    "side_rewards",
+]

@@ -43,10 +43,14 @@ class MaskedPPOTorchRLModule(PPOTorchRLModule):
     """PPO's torch module over ``observation``, masking logits with ``action_mask``."""
 
     def __init__(self, *, observation_space: gym.spaces.Dict | None = None, **kwargs: Any):
-        if not isinstance(observation_space, gym.spaces.Dict) or set(observation_space) != {"observation",
-                                                                                          "action_mask"}:
-            raise ValueError(f"MaskedPPOTorchRLModule needs the env's Dict space of 'observation' and "
-                             f"'action_mask', got {observation_space}")
+        if not isinstance(observation_space, gym.spaces.Dict) or set(observation_space) != {
+            "observation",
+            "action_mask",
+        }:
+            raise ValueError(
+                f"MaskedPPOTorchRLModule needs the env's Dict space of 'observation' and "
+                f"'action_mask', got {observation_space}"
+            )
         self.spaces_with_mask = observation_space
         super().__init__(observation_space=observation_space["observation"], **kwargs)
 
@@ -63,7 +67,8 @@ class MaskedPPOTorchRLModule(PPOTorchRLModule):
     @staticmethod
     def _mask(outputs: dict, action_mask: torch.Tensor) -> dict:
         outputs[Columns.ACTION_DIST_INPUTS] = outputs[Columns.ACTION_DIST_INPUTS] + torch.clamp(
-            torch.log(action_mask.float()), min=FLOAT_MIN)
+            torch.log(action_mask.float()), min=FLOAT_MIN
+        )
         return outputs
 
     def _forward_inference(self, batch: dict, **kwargs: Any) -> dict:

@@ -104,7 +104,7 @@ class Rules:
 
     # -- construction -------------------------------------------------------------------
     @classmethod
-    def preset(cls, name: str = "classic", **overrides: Any) -> "Rules":
+    def preset(cls, name: str = "classic", **overrides: Any) -> Rules:
         """A named preset with optional overrides, e.g. ``Rules.preset("classic", num_players=3)``."""
         if name not in PRESETS:
             raise ValueError(f"unknown preset {name!r}: choose one of {', '.join(PRESET_NAMES)}")
@@ -116,7 +116,7 @@ class Rules:
         return cls(preset_name=name, **fields)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Rules":
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
         """Rebuild rules from :meth:`to_dict` (as stored in game records)."""
         if not isinstance(data, dict):
             raise ValueError(f"rules must be a mapping of field names to values, got {type(data).__name__}")
@@ -140,7 +140,7 @@ class Rules:
                 out[key] = [list(v) if isinstance(v, tuple) else v for v in value]
         return out
 
-    def replace(self, **changes: Any) -> "Rules":
+    def replace(self, **changes: Any) -> Rules:
         _check_field_names(changes)
         return dataclasses.replace(self, **changes)
 
@@ -188,8 +188,9 @@ class Rules:
         """The bonus for ``clean`` clean and ``dirty`` dirty books (house: red and black canastas)."""
         return int(rule_facts.book_bonus(self.kernel[0], clean, dirty))
 
-    def deal_score(self, melded: int, clean: int, dirty: int, red_threes: int, opened: bool, went_out: bool,
-                   held: int) -> int:
+    def deal_score(
+        self, melded: int, clean: int, dirty: int, red_threes: int, opened: bool, went_out: bool, held: int
+    ) -> int:
         """An owner's deal score from its parts (see ``rule_facts.deal_score``)."""
         return int(rule_facts.deal_score(self.kernel[0], melded, clean, dirty, red_threes, opened, went_out, held))
 
@@ -201,20 +202,36 @@ class Rules:
         record = np.zeros(1, dtype=KERNEL_RULES)
         take = self.pile_take_count
         for name, value in (
-            ("players", self.num_players), ("owners", self.num_owners), ("partnerships", self.partnerships),
-            ("hand_size", self.hand_size), ("foot_size", self.foot_size), ("deals", self.num_deals),
-            ("draw_count", self.draw_count), ("upcard", self.pile_upcard),
+            ("players", self.num_players),
+            ("owners", self.num_owners),
+            ("partnerships", self.partnerships),
+            ("hand_size", self.hand_size),
+            ("foot_size", self.foot_size),
+            ("deals", self.num_deals),
+            ("draw_count", self.draw_count),
+            ("upcard", self.pile_upcard),
             ("take_count", -1 if take is None else take),  # -1: the whole pile
-            ("pile_min", self.pile_min_size), ("take_needs_open", self.take_requires_opened),
-            ("stage_before_draw", self.staging_before_draw), ("book_size", self.book_size),
-            ("max_wilds", self.max_wilds), ("wild_limit", WILD_LIMITS.index(self.wild_limit)),
-            ("clean_bonus", self.clean_book_bonus), ("dirty_bonus", self.dirty_book_bonus),
-            ("red_bonus", self.red_three_bonus), ("red_unopened_penalty", self.red_three_unopened_penalty),
-            ("red_unlaid_penalty", self.red_three_unlaid_penalty), ("black_penalty", self.black_three_penalty),
-            ("out_bonus", self.going_out_bonus), ("out_by_meld", self.go_out_by_meld),
-            ("cards", self.total_cards), ("runs", self.runs), ("twos_books", self.books_of_twos),
-            ("one_plus_discard", self.draw_one_plus_discard), ("frozen", self.frozen_six),
-            ("red_laid", self.red_threes_laid_down), ("target", self.target_score or 0),  # 0: no target
+            ("pile_min", self.pile_min_size),
+            ("take_needs_open", self.take_requires_opened),
+            ("stage_before_draw", self.staging_before_draw),
+            ("book_size", self.book_size),
+            ("max_wilds", self.max_wilds),
+            ("wild_limit", WILD_LIMITS.index(self.wild_limit)),
+            ("clean_bonus", self.clean_book_bonus),
+            ("dirty_bonus", self.dirty_book_bonus),
+            ("red_bonus", self.red_three_bonus),
+            ("red_unopened_penalty", self.red_three_unopened_penalty),
+            ("red_unlaid_penalty", self.red_three_unlaid_penalty),
+            ("black_penalty", self.black_three_penalty),
+            ("out_bonus", self.going_out_bonus),
+            ("out_by_meld", self.go_out_by_meld),
+            ("cards", self.total_cards),
+            ("runs", self.runs),
+            ("twos_books", self.books_of_twos),
+            ("one_plus_discard", self.draw_one_plus_discard),
+            ("frozen", self.frozen_six),
+            ("red_laid", self.red_threes_laid_down),
+            ("target", self.target_score or 0),  # 0: no target
             ("score_steps", len(self.minimums_by_score or ())),
         ):
             record[0][name] = int(value)
@@ -226,11 +243,37 @@ class Rules:
 
 
 _KERNEL_SCALARS = (
-    "players", "owners", "partnerships", "hand_size", "foot_size", "deals", "draw_count", "upcard",
-    "take_count", "pile_min", "take_needs_open", "stage_before_draw", "book_size", "max_wilds", "wild_limit",
-    "clean_bonus", "dirty_bonus", "red_bonus", "red_unopened_penalty", "red_unlaid_penalty", "black_penalty",
-    "out_bonus", "out_by_meld", "cards", "runs", "twos_books", "one_plus_discard", "frozen", "red_laid",
-    "target", "score_steps",
+    "players",
+    "owners",
+    "partnerships",
+    "hand_size",
+    "foot_size",
+    "deals",
+    "draw_count",
+    "upcard",
+    "take_count",
+    "pile_min",
+    "take_needs_open",
+    "stage_before_draw",
+    "book_size",
+    "max_wilds",
+    "wild_limit",
+    "clean_bonus",
+    "dirty_bonus",
+    "red_bonus",
+    "red_unopened_penalty",
+    "red_unlaid_penalty",
+    "black_penalty",
+    "out_bonus",
+    "out_by_meld",
+    "cards",
+    "runs",
+    "twos_books",
+    "one_plus_discard",
+    "frozen",
+    "red_laid",
+    "target",
+    "score_steps",
 )
 KERNEL_RULES = np.dtype(
     [(name, np.int64) for name in _KERNEL_SCALARS]
@@ -313,9 +356,19 @@ def _validate(rules: Rules) -> None:
     if rules.preset_name not in PRESET_NAMES:
         _fail("preset_name", f"unknown preset {rules.preset_name!r}; choose one of {', '.join(PRESET_NAMES)}")
     for name in (
-        "partnerships", "draw_one_plus_discard", "pile_upcard", "take_requires_opened",
-        "staging_before_draw", "wild_books", "wild_book_to_go_out", "runs", "books_of_twos", "frozen_six",
-        "red_threes_laid_down", "red_three_unopened_penalty", "go_out_by_meld",
+        "partnerships",
+        "draw_one_plus_discard",
+        "pile_upcard",
+        "take_requires_opened",
+        "staging_before_draw",
+        "wild_books",
+        "wild_book_to_go_out",
+        "runs",
+        "books_of_twos",
+        "frozen_six",
+        "red_threes_laid_down",
+        "red_three_unopened_penalty",
+        "go_out_by_meld",
     ):
         if not isinstance(getattr(rules, name), bool):
             _fail(name, f"must be true or false, got {getattr(rules, name)!r}")
@@ -323,8 +376,11 @@ def _validate(rules: Rules) -> None:
     if rules.partnerships and rules.num_players != 4:
         _fail("num_players", f"partnerships are played by exactly 4 players, got {rules.num_players}")
     if rules.preset_name == "house" and (rules.num_players, rules.partnerships) not in ((2, False), (4, True)):
-        _fail("num_players", f"house is played by 2 players alone or 4 in two teams, got {rules.num_players}"
-              f"{' in teams' if rules.partnerships else ' alone'}")
+        _fail(
+            "num_players",
+            f"house is played by 2 players alone or 4 in two teams, got {rules.num_players}"
+            f"{' in teams' if rules.partnerships else ' alone'}",
+        )
     _require_int(rules, "num_decks", 1, MAX_DECKS)
     _require_int(rules, "hand_size", 1, 30)
     _require_int(rules, "foot_size", 1, 30)
@@ -334,8 +390,13 @@ def _validate(rules: Rules) -> None:
     _require_int(rules, "num_deals", 1, MAX_DEALS)
     _require_int(rules, "pile_min_size", 0, 50)
     for name in (
-        "clean_book_bonus", "dirty_book_bonus", "wild_book_bonus", "red_three_bonus",
-        "red_three_unlaid_penalty", "black_three_penalty", "going_out_bonus",
+        "clean_book_bonus",
+        "dirty_book_bonus",
+        "wild_book_bonus",
+        "red_three_bonus",
+        "red_three_unlaid_penalty",
+        "black_three_penalty",
+        "going_out_bonus",
     ):
         _require_int(rules, name, 0, 100_000)
     if rules.wild_limit not in WILD_LIMITS:
@@ -356,10 +417,16 @@ def _validate(rules: Rules) -> None:
         isinstance(m, int) and not isinstance(m, bool) and m >= 0 for m in rules.deal_minimums
     ):
         _fail("deal_minimums", f"must be a tuple of non-negative integers, got {rules.deal_minimums!r}")
-    if (rules.minimums_by_score is None and rules.num_deals not in (1, 2, 4)
-            and len(rules.deal_minimums) != rules.num_deals):
-        _fail("num_deals", f"RULES.md plays games of 1, 2 or 4 deals, got {rules.num_deals}; for another "
-                           "count give one opening minimum per deal (deal_minimums)")
+    if (
+        rules.minimums_by_score is None
+        and rules.num_deals not in (1, 2, 4)
+        and len(rules.deal_minimums) != rules.num_deals
+    ):
+        _fail(
+            "num_deals",
+            f"RULES.md plays games of 1, 2 or 4 deals, got {rules.num_deals}; for another "
+            "count give one opening minimum per deal (deal_minimums)",
+        )
     if len(rules.deal_minimums) < rules.num_deals:
         _fail("deal_minimums", f"needs one minimum per deal ({rules.num_deals}), got {len(rules.deal_minimums)}")
     if not isinstance(rules.books_to_go_out, tuple) or not all(
@@ -368,14 +435,24 @@ def _validate(rules: Rules) -> None:
     ):
         _fail("books_to_go_out", f"must be a tuple of (clean, dirty) pairs, got {rules.books_to_go_out!r}")
     if len(rules.books_to_go_out) < rules.num_deals:
-        _fail("books_to_go_out", f"needs one (clean, dirty) entry per deal ({rules.num_deals}), got {len(rules.books_to_go_out)}")
+        _fail(
+            "books_to_go_out",
+            f"needs one (clean, dirty) entry per deal ({rules.num_deals}), got {len(rules.books_to_go_out)}",
+        )
     if rules.minimums_by_score is not None and not (
-        isinstance(rules.minimums_by_score, tuple) and 1 <= len(rules.minimums_by_score) <= MAX_SCORE_STEPS
-        and all(isinstance(row, tuple) and len(row) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in row)
-                for row in rules.minimums_by_score)
+        isinstance(rules.minimums_by_score, tuple)
+        and 1 <= len(rules.minimums_by_score) <= MAX_SCORE_STEPS
+        and all(
+            isinstance(row, tuple)
+            and len(row) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in row)
+            for row in rules.minimums_by_score
+        )
     ):
-        _fail("minimums_by_score", f"must be 1 to {MAX_SCORE_STEPS} (threshold, minimum) pairs, "
-                                   f"got {rules.minimums_by_score!r}")
+        _fail(
+            "minimums_by_score",
+            f"must be 1 to {MAX_SCORE_STEPS} (threshold, minimum) pairs, got {rules.minimums_by_score!r}",
+        )
     if rules.minimums_by_score is not None:
         thresholds = [t for t, _ in rules.minimums_by_score]
         if any(m < 0 for _, m in rules.minimums_by_score):
@@ -391,7 +468,10 @@ def _validate(rules: Rules) -> None:
     if rules.runs and not rules.draw_one_plus_discard:
         _fail("runs", "are played with the house draw (draw_one_plus_discard=True): a pair take has no suits to choose")
     if rules.books_of_twos and rules.staging_before_draw:
-        _fail("books_of_twos", "cannot be combined with staging_before_draw (house melds are never staged before the draw)")
+        _fail(
+            "books_of_twos",
+            "cannot be combined with staging_before_draw (house melds are never staged before the draw)",
+        )
     if rules.frozen_six and not rules.draw_one_plus_discard:
         _fail("frozen_six", "freezes six-card melds against the top discard; it needs draw_one_plus_discard")
     if rules.runs and rules.book_size > 11:
@@ -419,5 +499,14 @@ def require_supported(rules: Rules) -> None:
         )
 
 
-__all__ = ["Rules", "PRESETS", "PRESET_NAMES", "KERNEL_RULES", "MAX_PLAYERS", "MAX_DECKS", "MAX_DEALS",
-           "require_supported", "unsupported_by_engines"]
+__all__ = [
+    "KERNEL_RULES",
+    "MAX_DEALS",
+    "MAX_DECKS",
+    "MAX_PLAYERS",
+    "PRESETS",
+    "PRESET_NAMES",
+    "Rules",
+    "require_supported",
+    "unsupported_by_engines",
+]

@@ -97,8 +97,14 @@ class SeatedGames:
         return margin(self.engine.running_scores(), self.learner_side)
 
     def _learner_rewards(self, outcome) -> np.ndarray:
-        return side_rewards(self.reward_mode, outcome.deal_over, outcome.game_over, outcome.deal_scores,
-                            self.engine.final_totals, self.learner_side)
+        return side_rewards(
+            self.reward_mode,
+            outcome.deal_over,
+            outcome.game_over,
+            outcome.deal_scores,
+            self.engine.final_totals,
+            self.learner_side,
+        )
 
     def reset(self, seed: int | None = None) -> np.ndarray:
         self.engine.reset(seed)

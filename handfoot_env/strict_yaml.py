@@ -14,7 +14,8 @@ class _UniqueKeyLoader(yaml.SafeLoader):
             key = self.construct_object(key_node, deep=deep)
             if key in seen:
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"the key {key!r} is written twice", key_node.start_mark)
+                    None, None, f"the key {key!r} is written twice", key_node.start_mark
+                )
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
 
@@ -22,7 +23,7 @@ class _UniqueKeyLoader(yaml.SafeLoader):
 def load_yaml(text: str, where: str) -> Any:
     """Parse ``text``; any error (bad syntax, a duplicate key) is a ``ValueError`` naming ``where``."""
     try:
-        return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=_UniqueKeyLoader)
     except yaml.YAMLError as exc:
         detail = " ".join(str(exc).split())
         raise ValueError(f"{where} is not valid YAML: {detail}") from None

@@ -52,8 +52,12 @@ class Table:
         """``[B]``: the agent index of each game's player to move (``CALLER`` for the caller's)."""
         return self._seat_agents[self._rows, self.engine.current_player]
 
-    def play(self, active: np.ndarray | None = None, max_steps: int | None = None,
-             on_step: Callable[[StepOutcome, np.ndarray, np.ndarray], None] | None = None) -> int:
+    def play(
+        self,
+        active: np.ndarray | None = None,
+        max_steps: int | None = None,
+        on_step: Callable[[StepOutcome, np.ndarray, np.ndarray], None] | None = None,
+    ) -> int:
         """Let the agents move, all games at once, until in every ``active`` game the game is
         over or a caller's seat is to move (or after ``max_steps`` batch steps).  After each
         step ``on_step(outcome, stepped, actions)`` sees which games moved and how; it may

@@ -44,8 +44,9 @@ class HandFootVecEnv(VecEnv):
             rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
         self.rules = rules
         self.render_mode = None
-        self.games = SeatedGames(rules, num_envs, resolve_agents(opponent, rules, seed), seed=seed,
-                                 reward_mode=reward_mode, shaping=shaping)
+        self.games = SeatedGames(
+            rules, num_envs, resolve_agents(opponent, rules, seed), seed=seed, reward_mode=reward_mode, shaping=shaping
+        )
         self._actions = np.zeros(num_envs, dtype=np.int64)
         super().__init__(num_envs, observation_box(), spaces.Discrete(A.NUM_ACTIONS))
 

@@ -117,7 +117,11 @@ def busy_processes(count: int):
 
 
 def run_bench(
-    batches=DEFAULT_BATCHES, configs=DEFAULT_CONFIGS, seconds: float = 3.0, reference: bool = True, load: int = 0,
+    batches=DEFAULT_BATCHES,
+    configs=DEFAULT_CONFIGS,
+    seconds: float = 3.0,
+    reference: bool = True,
+    load: int = 0,
 ) -> Iterator[dict]:
     """Every row (vector engine at each batch, reference engine at batch 1), each in its own
     process, with ``load`` busy processes beside it; rows are yielded as they finish."""
@@ -148,13 +152,17 @@ def machine_description() -> str:
     return f"{cpu}, {cores} cores, Python {platform.python_version()}, numpy {np.__version__}"
 
 
-TABLE_HEADER = ("| engine | preset | players | batch | busy processes beside | steps/s | games/s | peak RSS (MB) |\n"
-                "|---|---|---|---|---|---|---|---|")
+TABLE_HEADER = (
+    "| engine | preset | players | batch | busy processes beside | steps/s | games/s | peak RSS (MB) |\n"
+    "|---|---|---|---|---|---|---|---|"
+)
 
 
 def format_row(r: dict) -> str:
-    return (f"| {r['engine']} | {r['preset']} | {r['num_players']} | {r['batch']} | {r.get('load', 0)} | "
-            f"{r['steps_per_sec']:,.0f} | {r['games_per_sec']:,.1f} | {r['peak_rss_mb']:,.0f} |")
+    return (
+        f"| {r['engine']} | {r['preset']} | {r['num_players']} | {r['batch']} | {r.get('load', 0)} | "
+        f"{r['steps_per_sec']:,.0f} | {r['games_per_sec']:,.1f} | {r['peak_rss_mb']:,.0f} |"
+    )
 
 
 def format_table(rows: list[dict]) -> str:

@@ -34,8 +34,13 @@ def play_game(rules: Rules, seed: int, agent_names: Sequence[str]):
     from handfoot_env.vector import VectorEngine
 
     engine = VectorEngine(rules, batch_size=1, seed=seed, auto_reset=False)
-    table = Table(engine, [make_agent(agent_names[i % len(agent_names)], seed=seed * 101 + i, rules=rules)
-                           for i in range(rules.num_players)])
+    table = Table(
+        engine,
+        [
+            make_agent(agent_names[i % len(agent_names)], seed=seed * 101 + i, rules=rules)
+            for i in range(rules.num_players)
+        ],
+    )
     table.seat([0], np.arange(rules.num_players))
     played: list[int] = []
     table.play(on_step=lambda outcome, stepped, actions: played.append(int(actions[0])))
@@ -100,8 +105,10 @@ def cmd_game(args: argparse.Namespace) -> int:
     print(render_scores(game))
     winners = game.winners()
     sides = "player" if not rules.partnerships else "team"
-    names = ", ".join(f"{sides} {w} (seat{'s' if rules.partnerships else ''} "
-                      f"{', '.join(map(str, rules.members_of(w)))})" for w in winners)
+    names = ", ".join(
+        f"{sides} {w} (seat{'s' if rules.partnerships else ''} {', '.join(map(str, rules.members_of(w)))})"
+        for w in winners
+    )
     print(("tie between " if len(winners) > 1 else "winner: ") + names + f"  ({len(game.actions)} actions)")
     if args.record:
         save_record(game, args.record)
@@ -153,8 +160,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
         make_agent("ppo")  # a clear error now rather than in every worker
     size = args.games if args.engine == "reference" else max(1, args.steps // len(configs))
-    jobs = [(args.engine, rules.to_dict(), args.policy, size, args.seed, args.jobs == 1 and not args.json)
-            for rules in configs]
+    jobs = [
+        (args.engine, rules.to_dict(), args.policy, size, args.seed, args.jobs == 1 and not args.json)
+        for rules in configs
+    ]
     if args.jobs == 1:
         reports = map(_fuzz_one, jobs)
     else:
@@ -171,10 +180,13 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             print(json.dumps(report), flush=True)
             continue
         unit = "actions checked" if args.engine == "reference" else "steps compared"
-        print(f"{report['preset']} {report['num_players']}p, {report['policy']}: {report['steps']:,} {unit}, "
-              f"{report['games']:,} games, {report['divergences']} divergences, {report['dead_ends']} dead ends, "
-              f"{report['invariant_failures']} invariant failures "
-              f"({report['steps'] / max(report['seconds'], 1e-9):,.0f}/s)", flush=True)
+        print(
+            f"{report['preset']} {report['num_players']}p, {report['policy']}: {report['steps']:,} {unit}, "
+            f"{report['games']:,} games, {report['divergences']} divergences, {report['dead_ends']} dead ends, "
+            f"{report['invariant_failures']} invariant failures "
+            f"({report['steps'] / max(report['seconds'], 1e-9):,.0f}/s)",
+            flush=True,
+        )
         for message in report["failures"]:
             print(f"  FAILURE: {message}", file=sys.stderr)
     if not args.json:
@@ -244,46 +256,73 @@ def build_parser() -> argparse.ArgumentParser:
 
     def add_rules_args(p: argparse.ArgumentParser, preset_default: str | None = "classic") -> None:
         p.add_argument("--preset", default=preset_default, help=f"one of {', '.join(PRESET_NAMES)}")
-        p.add_argument("--players", type=int, default=None,
-                       help="number of players (classic: 2-6; partnership: 4; house: 2, or 4 in two teams)")
-        p.add_argument("--deals", type=int, default=None,
-                       help="number of deals (classic, partnership: 1, 2 or 4; house: the cap, default 30)")
+        p.add_argument(
+            "--players",
+            type=int,
+            default=None,
+            help="number of players (classic: 2-6; partnership: 4; house: 2, or 4 in two teams)",
+        )
+        p.add_argument(
+            "--deals",
+            type=int,
+            default=None,
+            help="number of deals (classic, partnership: 1, 2 or 4; house: the cap, default 30)",
+        )
 
-    p = sub.add_parser("demo", help="seeded games between scripted players, with a score table",
-                       description="Seeded games between the scripted players in every preset (on the reference "
-                                   "engine), with wins, mean totals and actions per second.")
+    p = sub.add_parser(
+        "demo",
+        help="seeded games between scripted players, with a score table",
+        description="Seeded games between the scripted players in every preset (on the reference "
+        "engine), with wins, mean totals and actions per second.",
+    )
     p.add_argument("--games", type=int, default=20, help="games per lineup")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game")
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("game", help="play one game between agents and save its record",
-                       description="One game between named agents (one per seat, cycled): the score sheet, the "
-                                   "winner, and optionally a record that 'handfoot replay' plays back exactly.")
+    p = sub.add_parser(
+        "game",
+        help="play one game between agents and save its record",
+        description="One game between named agents (one per seat, cycled): the score sheet, the "
+        "winner, and optionally a record that 'handfoot replay' plays back exactly.",
+    )
     add_rules_args(p)
     p.add_argument("--agents", default="greedy,random", help="comma-separated agent names, one per seat (cycled)")
     p.add_argument("--seed", type=int, default=0, help="the game's seed: the same seed deals the same cards")
     p.add_argument("--record", help="write the game record (JSON) here")
     p.set_defaults(func=cmd_game)
 
-    p = sub.add_parser("replay", help="replay a game record, printing the table turn by turn",
-                       description="Check a record whole (every action legal, the stored result reproduced), then "
-                                   "print the table turn by turn and the score sheet.")
+    p = sub.add_parser(
+        "replay",
+        help="replay a game record, printing the table turn by turn",
+        description="Check a record whole (every action legal, the stored result reproduced), then "
+        "print the table turn by turn and the score sheet.",
+    )
     p.add_argument("file", help="a record written by 'handfoot game --record'")
     p.add_argument("--quiet", action="store_true", help="print only the actions and the score sheet")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser(
-        "fuzz", help="whole games under a policy, every check at every step",
+        "fuzz",
+        help="whole games under a policy, every check at every step",
         description="Whole games under a policy that seeks the rules' corners. reference: every invariant "
-                    "after every action; vector: both engines side by side, everything compared. Prints a "
-                    "line per configuration and a table of the rare situations met; exit status 1 on any "
-                    "divergence, dead end or invariant failure.")
+        "after every action; vector: both engines side by side, everything compared. Prints a "
+        "line per configuration and a table of the rare situations met; exit status 1 on any "
+        "divergence, dead end or invariant failure.",
+    )
     add_rules_args(p, preset_default=None)
-    p.add_argument("--engine", default="reference", choices=["reference", "vector"],
-                   help="reference: invariants at every step; vector: compare with the reference")
-    p.add_argument("--policy", default="random", choices=list(FUZZ_POLICIES),
-                   help="who plays: a baseline, eager (melds everything at once, races to the foot), "
-                        "ppo (the shipped agent) or mixed (a policy per seat per game)")
+    p.add_argument(
+        "--engine",
+        default="reference",
+        choices=["reference", "vector"],
+        help="reference: invariants at every step; vector: compare with the reference",
+    )
+    p.add_argument(
+        "--policy",
+        default="random",
+        choices=list(FUZZ_POLICIES),
+        help="who plays: a baseline, eager (melds everything at once, races to the foot), "
+        "ppo (the shipped agent) or mixed (a policy per seat per game)",
+    )
     p.add_argument("--games", type=int, default=20, help="reference: games per configuration")
     p.add_argument("--steps", type=int, default=200_000, help="vector: compared steps in all configurations")
     p.add_argument("--jobs", type=int, default=1, help="configurations run in parallel processes")
@@ -291,117 +330,184 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per configuration, one per line")
     p.set_defaults(func=cmd_fuzz)
 
-    p = sub.add_parser("bench", help="steps/s, games/s and peak memory of both engines (or of training)",
-                       description="Random masked play on both engines, the legal mask and the mover's observation "
-                                   "computed every step, each row in its own process (rows print as they finish); "
-                                   "--load N adds N busy processes beside every row; --train measures training.")
+    p = sub.add_parser(
+        "bench",
+        help="steps/s, games/s and peak memory of both engines (or of training)",
+        description="Random masked play on both engines, the legal mask and the mover's observation "
+        "computed every step, each row in its own process (rows print as they finish); "
+        "--load N adds N busy processes beside every row; --train measures training.",
+    )
     p.add_argument("--json", action="store_true", help="print a JSON list of rows")
     p.add_argument("--batches", default="1,64,1024,4096,16384", help="vector engine batch sizes, comma-separated")
     p.add_argument("--configs", default="classic:2,partnership:4,house:2,house:4", help="preset:players,...")
     p.add_argument("--seconds", type=float, default=3.0, help="timed seconds per row")
     p.add_argument("--no-reference", action="store_true", help="skip the reference engine rows")
-    p.add_argument("--load", type=int, default=0,
-                   help="busy processes (one core each) running beside every row, to measure a loaded machine")
-    p.add_argument("--train", action="store_true",
-                   help="measure training instead: learner steps/s and the share of simulation, scripted opponents, "
-                        "inference and updates (evaluations off)")
+    p.add_argument(
+        "--load",
+        type=int,
+        default=0,
+        help="busy processes (one core each) running beside every row, to measure a loaded machine",
+    )
+    p.add_argument(
+        "--train",
+        action="store_true",
+        help="measure training instead: learner steps/s and the share of simulation, scripted opponents, "
+        "inference and updates (evaluations off)",
+    )
     p.add_argument("--config", default="configs/quick.yaml", help="--train: the training config")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="--train: override a config key")
     p.add_argument("--train-steps", type=int, default=400_000, help="--train: learner steps to time")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("eval", help="duplicate-deal match between lineups (or a round robin), with intervals",
-                       description="Duplicate deals: every shuffled deal is played once with each lineup on each "
-                                   "side, so both get the same cards; win rate and score difference with 95% "
-                                   "intervals over the duplicate sets. --round-robin plays every pair and rates them.")
+    p = sub.add_parser(
+        "eval",
+        help="duplicate-deal match between lineups (or a round robin), with intervals",
+        description="Duplicate deals: every shuffled deal is played once with each lineup on each "
+        "side, so both get the same cards; win rate and score difference with 95% "
+        "intervals over the duplicate sets. --round-robin plays every pair and rates them.",
+    )
     add_rules_args(p)
     p.add_argument("--team", default="heuristic", help="agent of the first lineup")
     p.add_argument("--vs", default="greedy", help="agent of the other side(s)")
-    p.add_argument("--pairs", type=int, default=200,
-                   help="duplicate sets: each shuffled deal played once per side (a pair of games when two sides)")
+    p.add_argument(
+        "--pairs",
+        type=int,
+        default=200,
+        help="duplicate sets: each shuffled deal played once per side (a pair of games when two sides)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the first duplicate set")
     p.add_argument("--round-robin", help="comma-separated agents: every pair plays; Elo table and crosstable")
     p.add_argument("--chart", help="with --round-robin: save a PNG chart of the ratings here")
     p.add_argument("--records", help="save every game's record in this folder (for handfoot replay and serve)")
-    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
-                   help="spread the games over a Ray cluster: alone, one started on this machine; 'auto' the one "
-                        "'ray start' runs here; HOST:PORT a head node (same results as without --ray)")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="spread the games over a Ray cluster: alone, one started on this machine; 'auto' the one "
+        "'ray start' runs here; HOST:PORT a head node (same results as without --ray)",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
     p.set_defaults(func=cmd_eval)
 
-    p = sub.add_parser("train", help="self-play PPO training with a warm start, evaluations and checkpoints",
-                       description="Train an agent with a YAML config (configs/quick.yaml, full.yaml, classic.yaml, "
-                                   "house.yaml): warm start, PPO against a league, duplicate evaluations, "
-                                   "checkpoints; Ctrl-C saves, --resume continues. Prints the final evaluation.")
+    p = sub.add_parser(
+        "train",
+        help="self-play PPO training with a warm start, evaluations and checkpoints",
+        description="Train an agent with a YAML config (configs/quick.yaml, full.yaml, classic.yaml, "
+        "house.yaml): warm start, PPO against a league, duplicate evaluations, "
+        "checkpoints; Ctrl-C saves, --resume continues. Prints the final evaluation.",
+    )
     p.add_argument("--config", help="YAML config (configs/quick.yaml, configs/full.yaml)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
     p.add_argument("--resume", action="store_true", help="continue the run from its last checkpoint")
     p.set_defaults(func=cmd_train)
 
-    p = sub.add_parser("tune", help="search the heuristic's numbers for a variant that beats it",
-                       description="The cross-entropy method over the heuristic's numbers "
-                                   "(handfoot_env/baselines/heuristic_params.py): each generation plays every "
-                                   "candidate against the default heuristic on fresh duplicate deals; the result is "
-                                   "judged on deals no generation saw. Play the saved variant as tuned:FILE.")
+    p = sub.add_parser(
+        "tune",
+        help="search the heuristic's numbers for a variant that beats it",
+        description="The cross-entropy method over the heuristic's numbers "
+        "(handfoot_env/baselines/heuristic_params.py): each generation plays every "
+        "candidate against the default heuristic on fresh duplicate deals; the result is "
+        "judged on deals no generation saw. Play the saved variant as tuned:FILE.",
+    )
     add_rules_args(p)
     p.add_argument("--generations", type=int, default=10, help="generations of the search")
     p.add_argument("--population", type=int, default=20, help="candidates per generation")
     p.add_argument("--elite", type=int, default=5, help="best candidates the next generation centres on")
     p.add_argument("--pairs", type=int, default=300, help="duplicate sets each candidate plays per generation")
     p.add_argument("--final-pairs", type=int, default=1000, help="duplicate sets of the final judgement")
-    p.add_argument("--pair-positions", type=int, default=None,
-                   help="positions the pair model (will the next player take the pile with a pair?) is fitted on "
-                        "first; 0: none (default: 100,000 where a take needs a pair, 0 in house)")
-    p.add_argument("--fitness", choices=("win_rate", "score_diff"), default="win_rate",
-                   help="what ranks the candidates (default: win_rate)")
-    p.add_argument("--validate-generations", type=int, default=0,
-                   help="keep the best of the final mean and the means of this many last generations, on fresh "
-                        "validation deals (default 0: the final mean)")
+    p.add_argument(
+        "--pair-positions",
+        type=int,
+        default=None,
+        help="positions the pair model (will the next player take the pile with a pair?) is fitted on "
+        "first; 0: none (default: 100,000 where a take needs a pair, 0 in house)",
+    )
+    p.add_argument(
+        "--fitness",
+        choices=("win_rate", "score_diff"),
+        default="win_rate",
+        help="what ranks the candidates (default: win_rate)",
+    )
+    p.add_argument(
+        "--validate-generations",
+        type=int,
+        default=0,
+        help="keep the best of the final mean and the means of this many last generations, on fresh "
+        "validation deals (default 0: the final mean)",
+    )
     p.add_argument("--validate-pairs", type=int, default=1000, help="duplicate sets of the validation")
     p.add_argument("--seed", type=int, default=0, help="seed of the search and of its deals")
     p.add_argument("--out", help="save the variant here as JSON")
-    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
-                   help="play each generation's matches on a Ray cluster, as eval --ray does (same result)")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="play each generation's matches on a Ray cluster, as eval --ray does (same result)",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_tune)
 
-    p = sub.add_parser("play", help="play against the agents in the terminal, with Hint and Coach",
-                       description="A game for one person at seat 0 against agents, in the terminal or over a pipe: "
-                                   "type ? for the commands, h for a hint; the Coach notes the tips you broke.")
+    p = sub.add_parser(
+        "play",
+        help="play against the agents in the terminal, with Hint and Coach",
+        description="A game for one person at seat 0 against agents, in the terminal or over a pipe: "
+        "type ? for the commands, h for a hint; the Coach notes the tips you broke.",
+    )
     p.add_argument("--preset", default="classic", choices=list(PRESET_NAMES), help="the rules to play")
     p.add_argument("--players", type=int, default=None, help="classic: 2-6 players; house: 2, or 4 in teams")
-    p.add_argument("--opponents", default="heuristic",
-                   help="agent for the other side(s): random, greedy, heuristic, tuned, ppo (or ppo:PATH, tuned:PATH)")
-    p.add_argument("--partner", default=None,
-                   help="partnership (or house with 4): your partner's agent (default heuristic)")
-    p.add_argument("--hint", default="heuristic",
-                   help="the agent behind Hint and Coach: random, greedy, heuristic, tuned, ppo, ppo:PATH or tuned:PATH")
+    p.add_argument(
+        "--opponents",
+        default="heuristic",
+        help="agent for the other side(s): random, greedy, heuristic, tuned, ppo (or ppo:PATH, tuned:PATH)",
+    )
+    p.add_argument(
+        "--partner", default=None, help="partnership (or house with 4): your partner's agent (default heuristic)"
+    )
+    p.add_argument(
+        "--hint",
+        default="heuristic",
+        help="the agent behind Hint and Coach: random, greedy, heuristic, tuned, ppo, ppo:PATH or tuned:PATH",
+    )
     p.add_argument("--seed", type=int, default=0, help="the game's seed: the same seed deals the same cards")
     p.add_argument("--no-coach", action="store_true", help="no Coach notes after your turns")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("serve", help="play, watch agents and replay records in the browser",
-                       description="A local web app: play any preset against the agents (with Hint, the Coach and "
-                                   "the score sheet), watch agents play each other, step through a record. "
-                                   "Open the printed address in a browser; Ctrl-C stops it.")
+    p = sub.add_parser(
+        "serve",
+        help="play, watch agents and replay records in the browser",
+        description="A local web app: play any preset against the agents (with Hint, the Coach and "
+        "the score sheet), watch agents play each other, step through a record. "
+        "Open the printed address in a browser; Ctrl-C stops it.",
+    )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this machine only)")
     p.add_argument("--port", type=int, default=8765, help="port to listen on")
     p.set_defaults(func=cmd_serve)
 
-    p = sub.add_parser("warmup", help="compile the kernels now (otherwise the first use does, with a message)",
-                       description="Compile every compiled kernel (the engines' and the scripted baselines') into "
-                                   "the cache, once per install or source change; later starts load them in "
-                                   "well under a second.")
+    p = sub.add_parser(
+        "warmup",
+        help="compile the kernels now (otherwise the first use does, with a message)",
+        description="Compile every compiled kernel (the engines' and the scripted baselines') into "
+        "the cache, once per install or source change; later starts load them in "
+        "well under a second.",
+    )
     p.set_defaults(func=cmd_warmup)
 
-    p = sub.add_parser("actions", help="print the action layout table",
-                       description="The 173 actions every preset shares, by index range.")
+    p = sub.add_parser(
+        "actions",
+        help="print the action layout table",
+        description="The 173 actions every preset shares, by index range.",
+    )
     p.set_defaults(func=cmd_actions)
 
-    p = sub.add_parser("rules", help="print the rules of a preset as JSON",
-                       description="Every field of a preset's rules (with --players and --deals applied), as JSON; "
-                                   "docs/rules.md explains them.")
+    p = sub.add_parser(
+        "rules",
+        help="print the rules of a preset as JSON",
+        description="Every field of a preset's rules (with --players and --deals applied), as JSON; "
+        "docs/rules.md explains them.",
+    )
     add_rules_args(p)
     p.set_defaults(func=cmd_rules)
     return parser

@@ -77,8 +77,12 @@ def compare_outcome(game: Game, deals_before: int, outcome, b: int, totals: np.n
     if ended != bool(outcome.deal_over[b]):
         raise Divergence("deal end", game, step, f"reference {ended}, vector {bool(outcome.deal_over[b])}")
     if ended and list(game.deal_results[-1].scores) != outcome.deal_scores[b].tolist():
-        raise Divergence("deal scores", game, step,
-                         f"reference {list(game.deal_results[-1].scores)}, vector {outcome.deal_scores[b].tolist()}")
+        raise Divergence(
+            "deal scores",
+            game,
+            step,
+            f"reference {list(game.deal_results[-1].scores)}, vector {outcome.deal_scores[b].tolist()}",
+        )
     if bool(outcome.game_over[b]) != game.is_over:
         raise Divergence("done flag", game, step, f"reference {game.is_over}, vector {bool(outcome.game_over[b])}")
     if totals.tolist() != game.totals:
@@ -150,7 +154,7 @@ class TwinGame:
         self.compare()
 
     @classmethod
-    def from_scenario(cls, source) -> "TwinGame":
+    def from_scenario(cls, source) -> TwinGame:
         game, starts_deal = build_scenario(source)
         return cls(game, open_deal=starts_deal)
 
@@ -168,15 +172,21 @@ class TwinGame:
         if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
             vector = self.engine.why_illegal(0, int(action))
             if (reason is None) != (vector is None):
-                raise Divergence("legality", self.game, len(self.game.actions),
-                                 f"action {action}: reference {reason!r}, vector {vector!r}")
+                raise Divergence(
+                    "legality",
+                    self.game,
+                    len(self.game.actions),
+                    f"action {action}: reference {reason!r}, vector {vector!r}",
+                )
         return reason
 
     def step(self, action) -> None:
         deals_before = len(self.game.deal_results)
         refused = []
-        for name, apply in (("reference", lambda: self.game.step(action)),
-                            ("vector", lambda: self.engine.step(np.array([action])))):
+        for name, apply in (
+            ("reference", lambda: self.game.step(action)),
+            ("vector", lambda: self.engine.step(np.array([action]))),
+        ):
             try:
                 result = apply()
             except (IllegalActionError, ValueError) as exc:
@@ -186,8 +196,12 @@ class TwinGame:
                     outcome = result
         if len(refused) == 1:
             name, exc = refused[0]
-            raise Divergence("legality", self.game, len(self.game.actions),
-                             f"only the {name} engine refused action {action!r}: {exc}")
+            raise Divergence(
+                "legality",
+                self.game,
+                len(self.game.actions),
+                f"only the {name} engine refused action {action!r}: {exc}",
+            )
         if refused:
             raise refused[0][1]
         totals = self.engine.final_totals[0] if outcome.game_over[0] else self.engine.totals[0]

@@ -108,8 +108,8 @@ class EagerAgent:
 
     name = "eager"
     _MELDS = np.zeros(A.NUM_ACTIONS, dtype=bool)
-    _MELDS[A.START_GROUP:A.DISCARD] = True
-    _MELDS[A.START_RUN:] = True
+    _MELDS[A.START_GROUP : A.DISCARD] = True
+    _MELDS[A.START_RUN :] = True
 
     def __init__(self, seed: int = 0):
         self.rng = np.random.default_rng(seed)
@@ -180,10 +180,18 @@ class _Before:
     red_threes: int
 
     @classmethod
-    def of(cls, game: Game) -> "_Before":
+    def of(cls, game: Game) -> _Before:
         seat = game.seats[game.current]
-        return cls(len(game.deal_results), game.current, seat.on_foot, len(game.stock), len(game.pile),
-                   game.sides[game.owner()].opened, len(seat.staged), sum(s.red_threes for s in game.sides))
+        return cls(
+            len(game.deal_results),
+            game.current,
+            seat.on_foot,
+            len(game.stock),
+            len(game.pile),
+            game.sides[game.owner()].opened,
+            len(seat.staged),
+            sum(s.red_threes for s in game.sides),
+        )
 
 
 def count_corners(game: Game, before: _Before, action: int, corners: Counter) -> None:
@@ -213,13 +221,18 @@ def count_corners(game: Game, before: _Before, action: int, corners: Counter) ->
             corners["went_out_by_discard" if discarded else "went_out_by_meld"] += 1
         if not rules.red_threes_laid_down:
             places = ended.final_places
-            held = sum(places[f"{part}{s}"][k] for s in range(rules.num_players) for part in ("hand", "foot")
-                       for k in (RED_THREE, BLACK_THREE))
+            held = sum(
+                places[f"{part}{s}"][k]
+                for s in range(rules.num_players)
+                for part in ("hand", "foot")
+                for k in (RED_THREE, BLACK_THREE)
+            )
             corners["threes_held_at_deal_end"] += held > 0
         if game.is_over:
             target = rules.target_score
-            corners["game_ended_by_target"] += (target is not None and max(game.totals) >= target
-                                                and len(game.deal_results) < rules.num_deals)
+            corners["game_ended_by_target"] += (
+                target is not None and max(game.totals) >= target and len(game.deal_results) < rules.num_deals
+            )
             corners["tied_game"] += len(game.winners()) > 1
         return
     if drew and before.stock > 0 and not game.stock:
@@ -300,8 +313,9 @@ def fuzz_reference(rules: Rules, policy: str, games: int, seed: int = 0, progres
     return report
 
 
-def fuzz_vector(rules: Rules, policy: str, steps: int, seed: int = 0, batch_size: int = 32,
-                progress: bool = False) -> FuzzReport:
+def fuzz_vector(
+    rules: Rules, policy: str, steps: int, seed: int = 0, batch_size: int = 32, progress: bool = False
+) -> FuzzReport:
     """Both engines side by side for ``steps`` compared steps (actions of single games)."""
     report = FuzzReport("vector", rules.preset_name, rules.num_players, policy)
     corners: Counter = Counter()
@@ -371,7 +385,9 @@ def fuzz_vector(rules: Rules, policy: str, steps: int, seed: int = 0, batch_size
 def default_configs() -> list[Rules]:
     """Every preset and table size the fuzzers cover by default."""
     return [Rules.preset("classic", num_players=n) for n in (2, 3, 4, 6)] + [
-        Rules.preset("partnership"), Rules.preset("house"), Rules.preset("house", num_players=4),
+        Rules.preset("partnership"),
+        Rules.preset("house"),
+        Rules.preset("house", num_players=4),
     ]
 
 

@@ -64,10 +64,24 @@ def _bench_training(args: argparse.Namespace) -> int:
 
     require_positive(args, "train_steps")
     with tempfile.TemporaryDirectory() as folder:
-        config = load_config(args.config, args.set + [f"run_dir={folder}", "name=bench", f"total_timesteps={args.train_steps}",
-                                                      "eval_every=0", "checkpoint_every=0", "imitation_decisions=0", "tune_generations=0",
-                                                      "value_warmup_rollouts=0", "snapshot_every=0", "keep_best_vs=",
-                                                      "final_eval_pairs=1", "eval_opponents=[random]"])
+        config = load_config(
+            args.config,
+            args.set
+            + [
+                f"run_dir={folder}",
+                "name=bench",
+                f"total_timesteps={args.train_steps}",
+                "eval_every=0",
+                "checkpoint_every=0",
+                "imitation_decisions=0",
+                "tune_generations=0",
+                "value_warmup_rollouts=0",
+                "snapshot_every=0",
+                "keep_best_vs=",
+                "final_eval_pairs=1",
+                "eval_opponents=[random]",
+            ],
+        )
         try:
             from train.ppo import LEARNING_PARTS, train
         except ImportError as exc:
@@ -75,18 +89,31 @@ def _bench_training(args: argparse.Namespace) -> int:
         summary = train(config, progress=not args.json)
     timing = summary["timing"]
     learning = sum(timing.get(k, 0.0) for k in LEARNING_PARTS)
-    row = {"mode": "train", "config": str(args.config), "preset": config.preset, "steps": summary["num_timesteps"],
-           "learner_steps_per_sec": summary["num_timesteps"] / learning,
-           "shares": summary["timing_shares"], "seconds": timing, "opponents": config.opponents,
-           "n_epochs": config.n_epochs, "batch_size": config.batch_size, "num_envs": config.num_envs,
-           "net_arch": config.net_arch, "precision": config.precision, "ray": summary["ray"],
-           "machine": machine_description()}
+    row = {
+        "mode": "train",
+        "config": str(args.config),
+        "preset": config.preset,
+        "steps": summary["num_timesteps"],
+        "learner_steps_per_sec": summary["num_timesteps"] / learning,
+        "shares": summary["timing_shares"],
+        "seconds": timing,
+        "opponents": config.opponents,
+        "n_epochs": config.n_epochs,
+        "batch_size": config.batch_size,
+        "num_envs": config.num_envs,
+        "net_arch": config.net_arch,
+        "precision": config.precision,
+        "ray": summary["ray"],
+        "machine": machine_description(),
+    }
     if args.json:
         print(json.dumps(row, indent=2))
     else:
-        print(f"machine: {row['machine']}\n{config.preset}, {row['steps']:,} learner steps: "
-              f"{row['learner_steps_per_sec']:,.0f} steps/s; "
-              + ", ".join(f"{k} {v:.0%}" for k, v in row["shares"].items()))
+        print(
+            f"machine: {row['machine']}\n{config.preset}, {row['steps']:,} learner steps: "
+            f"{row['learner_steps_per_sec']:,.0f} steps/s; "
+            + ", ".join(f"{k} {v:.0%}" for k, v in row["shares"].items())
+        )
     return 0
 
 
@@ -130,14 +157,26 @@ def _eval(args: argparse.Namespace, rules, cluster) -> int:
 
         def play_matches(pairs: list[tuple[str, str]]):
             specs = {name: agent_spec(name, rules) for pair in pairs for name in pair}
-            return play_matches_on_ray(rules, [(specs[a], specs[b]) for a, b in pairs], args.pairs, seed=args.seed,
-                                       progress=not args.no_progress)
+            return play_matches_on_ray(
+                rules,
+                [(specs[a], specs[b]) for a, b in pairs],
+                args.pairs,
+                seed=args.seed,
+                progress=not args.no_progress,
+            )
+
     if args.round_robin:
         names = [name.strip() for name in args.round_robin.split(",")]
         if len(names) < 2 or len(set(names)) != len(names):
             raise ValueError(f"--round-robin needs two or more different agents, got {args.round_robin!r}")
-        table = round_robin(rules, {n: make_agent(n, seed=args.seed, rules=rules) for n in names}, args.pairs, seed=args.seed,
-                            progress=not args.no_progress, play_matches=play_matches)
+        table = round_robin(
+            rules,
+            {n: make_agent(n, seed=args.seed, rules=rules) for n in names},
+            args.pairs,
+            seed=args.seed,
+            progress=not args.no_progress,
+            play_matches=play_matches,
+        )
         if args.json:
             print(json.dumps(table, indent=2))
         else:
@@ -153,8 +192,9 @@ def _eval(args: argparse.Namespace, rules, cluster) -> int:
     if play_matches is not None:
         result = play_matches([(args.team, args.vs)])[0]
     else:
-        result = play_match(rules, team, vs, args.pairs, seed=args.seed, progress=not args.no_progress,
-                            records=args.records)
+        result = play_match(
+            rules, team, vs, args.pairs, seed=args.seed, progress=not args.no_progress, records=args.records
+        )
     result.team, result.vs = args.team, args.vs
     if args.records:
         print(f"{result.games} game records saved in {args.records}", file=sys.stderr)
@@ -166,12 +206,16 @@ def _eval(args: argparse.Namespace, rules, cluster) -> int:
 
 
 def _print_match(rules: Rules, result, pairs: int) -> None:
-    print(f"{result.team} vs {result.vs}: {rules.preset_name}, {rules.num_players} players, "
-          f"{pairs} duplicate sets ({result.games} games)")
+    print(
+        f"{result.team} vs {result.vs}: {rules.preset_name}, {rules.num_players} players, "
+        f"{pairs} duplicate sets ({result.games} games)"
+    )
     print(f"  win / draw / loss   {result.wins} / {result.draws} / {result.losses}")
     print(f"  win rate            {result.win_rate:.1%}  (95% CI {result.ci95[0]:.1%} - {result.ci95[1]:.1%})")
-    print(f"  score difference    {result.score_diff:+.0f}  (95% CI {result.score_diff_ci95[0]:+.0f} - "
-          f"{result.score_diff_ci95[1]:+.0f})")
+    print(
+        f"  score difference    {result.score_diff:+.0f}  (95% CI {result.score_diff_ci95[0]:+.0f} - "
+        f"{result.score_diff_ci95[1]:+.0f})"
+    )
     print(f"  mean game length    {result.mean_actions:.0f} actions;  {result.steps_per_sec:,.0f} steps/s")
 
 
@@ -197,12 +241,23 @@ def cmd_tune(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     if args.out:
         writable_path(args.out, "--out")
-    config = TuneConfig(generations=args.generations, population=args.population, elite=args.elite,
-                        pairs=args.pairs, seed=args.seed, final_pairs=args.final_pairs,
-                        pair_positions=args.pair_positions if args.pair_positions is not None
-                        else 100_000 if rules.takes_with_a_pair else 0, fitness=args.fitness,
-                        validate_generations=args.validate_generations, validate_pairs=args.validate_pairs)
-    say = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+    config = TuneConfig(
+        generations=args.generations,
+        population=args.population,
+        elite=args.elite,
+        pairs=args.pairs,
+        seed=args.seed,
+        final_pairs=args.final_pairs,
+        pair_positions=args.pair_positions
+        if args.pair_positions is not None
+        else 100_000
+        if rules.takes_with_a_pair
+        else 0,
+        fitness=args.fitness,
+        validate_generations=args.validate_generations,
+        validate_pairs=args.validate_pairs,
+    )
+    say = lambda line: print(line, file=sys.stderr, flush=True)
     with _ray_cluster(args.ray) as cluster:
         if cluster is None:
             result = tune(rules, config, log=say)
@@ -212,13 +267,21 @@ def cmd_tune(args: argparse.Namespace) -> int:
             result = tune(rules, config, log=say, play=play_variants_on_ray)
     summary = result.summary()
     if args.out:
-        save_params(args.out, result.params, preset=rules.preset_name, players=rules.num_players,
-                    tune=vars(config), final=summary["final"])
+        save_params(
+            args.out,
+            result.params,
+            preset=rules.preset_name,
+            players=rules.num_players,
+            tune=vars(config),
+            final=summary["final"],
+        )
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
-    print("changed from the default heuristic: " + (", ".join(f"{k}={v:g}" for k, v in summary["changed"].items())
-                                                      or "nothing"))
+    print(
+        "changed from the default heuristic: "
+        + (", ".join(f"{k}={v:g}" for k, v in summary["changed"].items()) or "nothing")
+    )
     result.final.team = f"tuned:{args.out}" if args.out else "tuned"
     _print_match(rules, result.final, config.final_pairs)
     if args.out:

@@ -48,12 +48,7 @@ from handfoot_env.cards import (
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import Game
 from handfoot_env.reference.observe import observe
-from handfoot_env.reference.state import (
-    count_books,
-    unfinished_group,
-    unfinished_run,
-    unfinished_twos_book,
-)
+from handfoot_env.reference.state import count_books, unfinished_group, unfinished_run, unfinished_twos_book
 from handfoot_env.render import format_hand, render_scores, render_table
 from handfoot_env.rules import Rules
 
@@ -85,13 +80,16 @@ def command_for(action: int, game: Game | None = None) -> str:
     if act.kind == "discard_suited":
         return f"d {KIND_NAMES[natural_kind(act.rank)]}{SUIT_LETTERS[act.suit]}"
     if act.kind == "start_run":
-        return "r " + " ".join(KIND_NAMES[natural_kind(r)] + SUIT_LETTERS[act.suit] for r in range(act.rank, act.rank + 3))
+        return "r " + " ".join(
+            KIND_NAMES[natural_kind(r)] + SUIT_LETTERS[act.suit] for r in range(act.rank, act.rank + 3)
+        )
     if act.kind in ("extend_run_down", "extend_run_up"):
         run = None
         if game is not None:
             side = game.sides[game.owner()]
-            run = unfinished_run(side.groups if side.opened else game.seats[game.current].staged, act.suit,
-                                 game.rules.book_size)
+            run = unfinished_run(
+                side.groups if side.opened else game.seats[game.current].staged, act.suit, game.rules.book_size
+            )
         if run is None:
             return f"r ({act.kind.replace('_', ' ')} of {SUIT_LETTERS[act.suit]})"
         r = run.low - 1 if act.kind == "extend_run_down" else run.high + 1
@@ -145,7 +143,9 @@ def parse_run(game: Game, text: str) -> list[int]:
         return [A.extend_run_up(suit)] * len(ranks)
     if ranks[-1] == run.low - 1:
         return [A.extend_run_down(suit)] * len(ranks)
-    raise CommandError(f"those cards do not extend your run {run.low + 4}..{run.high + 4} of {SUIT_LETTERS[suit]} at either end")
+    raise CommandError(
+        f"those cards do not extend your run {run.low + 4}..{run.high + 4} of {SUIT_LETTERS[suit]} at either end"
+    )
 
 
 def checked_run(game: Game, text: str) -> list[int]:
@@ -281,8 +281,10 @@ def coach_note(before: Game, action: int, agent_choice: int) -> str | None:
     if act.kind in ("add_two", "add_joker") and side.opened:
         group = unfinished_group(side.groups, act.rank, rules.book_size)
         if group is not None and group.is_clean and group.size == rules.book_size - 1 and clean < need_clean:
-            return ("a wild on a clean group of six: a clean group of six waits for a natural card "
-                    "(500 for a clean book, 300 for a dirty one)")
+            return (
+                "a wild on a clean group of six: a clean group of six waits for a natural card "
+                "(500 for a clean book, 300 for a dirty one)"
+            )
     if act.kind == "start_group" and act.composition > 0 and len(before.stock) > rules.total_cards // 3:
         return "use wild cards to finish dirty books late, not to start thin groups early"
     if act.kind in ("discard", "discard_suited"):
@@ -334,8 +336,11 @@ class PlaySession:
 
     def run(self) -> int:
         """Play until the game ends or the person quits; returns 0."""
-        self.write(f"Hand and Foot, {self.rules.preset_name}: you are seat 0"
-                   + (" (partner: seat 2)" if self.rules.partnerships else "") + ". Type ? for help.")
+        self.write(
+            f"Hand and Foot, {self.rules.preset_name}: you are seat 0"
+            + (" (partner: seat 2)" if self.rules.partnerships else "")
+            + ". Type ? for help."
+        )
         deals_seen = 0
         while not self.game.is_over:
             if len(self.game.deal_results) > deals_seen:
@@ -401,7 +406,9 @@ class PlaySession:
                 preferred = agent_move(self.hint_agent, self.game)
                 tip = coach_note(self.game, action, preferred) if self.coach else None
                 if tip:
-                    turn_notes.append(f"coach: {tip}. {self.hint_agent.name} would play: {command_for(preferred, self.game)}")
+                    turn_notes.append(
+                        f"coach: {tip}. {self.hint_agent.name} would play: {command_for(preferred, self.game)}"
+                    )
                 try:
                     self.game.step(action)
                 except IllegalActionError as exc:  # pragma: no cover - why_illegal said legal
@@ -412,23 +419,28 @@ class PlaySession:
             still_mine = self.game.current == HUMAN and not self.game.is_over and self.game.deal_index == deal
             if still_mine and not opened_before and self.game.sides[self.game.owner()].opened:
                 down = sum(g.value for g in self.game.sides[self.game.owner()].groups)
-                self.write(f"  your side has opened: {down} points down (the minimum was "
-                           f"{self.game.minimum(self.game.owner())})")
+                self.write(
+                    f"  your side has opened: {down} points down (the minimum was "
+                    f"{self.game.minimum(self.game.owner())})"
+                )
                 self.write("\n" + render_table(self.game, HUMAN))
             elif still_mine:
                 me = self.game.seats[HUMAN]
                 suits = me.hand_suits if self.rules.runs else None
                 self.write(f"  you hold: {format_hand(me.hand, suits) or '-'}" + (" (foot)" if me.on_foot else ""))
                 if me.staged:
-                    self.write(f"  staged {me.staged_value} of the {self.game.minimum(self.game.owner())} needed to open")
+                    self.write(
+                        f"  staged {me.staged_value} of the {self.game.minimum(self.game.owner())} needed to open"
+                    )
         for note in turn_notes:
             self.write("  " + note)
         self.notes += turn_notes
         return True
 
 
-def run_play(preset: str, opponents: str, partner: str | None, hint: str, seed: int, coach: bool,
-             num_players=None) -> int:
+def run_play(
+    preset: str, opponents: str, partner: str | None, hint: str, seed: int, coach: bool, num_players=None
+) -> int:
     rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
     if partner is not None and not rules.partnerships:
         raise ValueError(f"--partner: {preset} with {rules.num_players} players has no partners")

@@ -90,14 +90,21 @@ def pettingzoo_gin_rummy() -> float:
 
 def main() -> None:
     what = sys.argv[1]
-    runs = {"handfoot-aec": handfoot_aec, "openspiel-gin-rummy": openspiel_gin_rummy,
-            "pettingzoo-gin-rummy": pettingzoo_gin_rummy,
-            "handfoot-vector": lambda: handfoot_vector(int(sys.argv[2]))}
+    runs = {
+        "handfoot-aec": handfoot_aec,
+        "openspiel-gin-rummy": openspiel_gin_rummy,
+        "pettingzoo-gin-rummy": pettingzoo_gin_rummy,
+        "handfoot-vector": lambda: handfoot_vector(int(sys.argv[2])),
+    }
     run = runs[what]
     run() if what == "handfoot-vector" else None  # the vector rows warm their kernels first
     rates = sorted(run() for _ in range(3))
-    row = {"what": what, "batch": int(sys.argv[2]) if what == "handfoot-vector" else 1,
-           "steps_per_sec": rates[1], "runs": rates}
+    row = {
+        "what": what,
+        "batch": int(sys.argv[2]) if what == "handfoot-vector" else 1,
+        "steps_per_sec": rates[1],
+        "runs": rates,
+    }
     print(json.dumps(row))
 
 

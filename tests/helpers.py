@@ -73,4 +73,4 @@ def play_random(game: Game, seed: int, max_actions: int = 50_000, check=None) ->
     raise AssertionError(f"game did not end within {max_actions} actions")
 
 
-__all__ = ["A", "rank", "kind", "scenario", "fingerprint", "assert_illegal_actions_refused", "play_random"]
+__all__ = ["A", "assert_illegal_actions_refused", "fingerprint", "kind", "play_random", "rank", "scenario"]

@@ -11,8 +11,7 @@ from handfoot_env.rules import Rules
 def test_deal_rewards_are_the_sides_margin_over_the_others_mean():
     rules = Rules.preset("classic", num_players=3)
     scores = np.array([[600, 0, -300], [0, 0, 0]])
-    rewards = seat_rewards(rules, "deal", np.array([True, False]), np.array([False, False]), scores,
-                           np.zeros((2, 3)))
+    rewards = seat_rewards(rules, "deal", np.array([True, False]), np.array([False, False]), scores, np.zeros((2, 3)))
     assert np.allclose(rewards[0], [(600 - (-150)) / 1000, (0 - 150) / 1000, (-300 - 300) / 1000])
     assert not rewards[1].any()  # no deal ended: nothing earned
 

@@ -79,10 +79,19 @@ def test_unknown_preset_and_field():
 
 def test_variations_are_configurable():
     rules = Rules.preset(
-        "classic", hand_size=11, foot_size=13, pile_take_count=None, clean_book_bonus=300,
-        dirty_book_bonus=100, red_three_unlaid_penalty=100, black_three_penalty=100,
-        deal_minimums=(60, 90, 120, 150), books_to_go_out=((1, 1), (2, 1), (2, 2), (3, 2)),
-        go_out_by_meld=False, num_deals=2, wild_limit="by_size",
+        "classic",
+        hand_size=11,
+        foot_size=13,
+        pile_take_count=None,
+        clean_book_bonus=300,
+        dirty_book_bonus=100,
+        red_three_unlaid_penalty=100,
+        black_three_penalty=100,
+        deal_minimums=(60, 90, 120, 150),
+        books_to_go_out=((1, 1), (2, 1), (2, 2), (3, 2)),
+        go_out_by_meld=False,
+        num_deals=2,
+        wild_limit="by_size",
     )
     assert rules.books_needed(3) == (3, 2) and rules.opening_minimum(0) == 60
     require_supported(rules)

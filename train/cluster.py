@@ -68,8 +68,7 @@ class Cluster:
             return
         try:
             if address in ("", "local"):
-                ray.init(include_dashboard=False, log_to_driver=True,
-                         logging_level="ERROR", configure_logging=True)
+                ray.init(include_dashboard=False, log_to_driver=True, logging_level="ERROR", configure_logging=True)
                 self.started_here = True
             else:
                 with _stderr_silenced():  # Ray's C++ core logs each failed retry, once a second
@@ -77,24 +76,28 @@ class Cluster:
         except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
             where = "a local Ray instance" if address in ("", "local") else f"the Ray cluster at {address}"
             first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise ValueError(f"cannot reach {where}: {first_line} (start one with 'ray start --head', "
-                             "or leave the address out to start one here)") from None
+            raise ValueError(
+                f"cannot reach {where}: {first_line} (start one with 'ray start --head', "
+                "or leave the address out to start one here)"
+            ) from None
 
     def require_workers(self, config: TrainConfig) -> None:
         """Refuse more rollout workers than the cluster has CPUs (Ray would wait for CPUs
         that never come)."""
         cpus = int(require_ray().cluster_resources().get("CPU", 0))
         if cpus < config.ray_workers:
-            raise ValueError(f"ray_workers {config.ray_workers} needs {config.ray_workers} CPUs and the Ray cluster has "
-                             f"{cpus}: lower it (--set ray_workers=N, a divisor of num_envs {config.num_envs}) "
-                             "or add nodes")
+            raise ValueError(
+                f"ray_workers {config.ray_workers} needs {config.ray_workers} CPUs and the Ray cluster has "
+                f"{cpus}: lower it (--set ray_workers=N, a divisor of num_envs {config.num_envs}) "
+                "or add nodes"
+            )
 
     def close(self) -> None:
         if self.started_here:
             require_ray().shutdown()
             self.started_here = False
 
-    def __enter__(self) -> "Cluster":
+    def __enter__(self) -> Cluster:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -123,8 +126,10 @@ def _require_listening(address: str, host: str, port: int, seconds: float = 5.0)
     try:
         socket.create_connection((host, port), timeout=seconds).close()
     except OSError as exc:
-        raise ValueError(f"cannot reach the Ray cluster at {address}: {exc.strerror or exc} (is 'ray start --head' "
-                         "running there? leave the address out to start Ray on this machine)") from None
+        raise ValueError(
+            f"cannot reach the Ray cluster at {address}: {exc.strerror or exc} (is 'ray start --head' "
+            "running there? leave the address out to start Ray on this machine)"
+        ) from None
 
 
 # ---------------------------------------------------------------------------- agents by value
@@ -144,7 +149,7 @@ def agent_spec(name: str, rules: Rules) -> AgentSpec:
     if kind in ("ppo", "tuned"):
         from agents.ppo import shipped_model
 
-        path = shipped_model(rules, kind) if name == kind else Path(name[len(kind) + 1:])
+        path = shipped_model(rules, kind) if name == kind else Path(name[len(kind) + 1 :])
         try:
             return AgentSpec(name, path.read_bytes(), path.suffix)
         except OSError as exc:
@@ -192,8 +197,14 @@ def _one_thread_each() -> None:
 
 
 # ---------------------------------------------------------------------------- tournaments
-def play_matches_on_ray(rules: Rules, pairs: list[tuple[AgentSpec, AgentSpec]], deals: int, seed: int = 0,
-                        progress: bool = True, runners: list | None = None) -> list[MatchResult]:
+def play_matches_on_ray(
+    rules: Rules,
+    pairs: list[tuple[AgentSpec, AgentSpec]],
+    deals: int,
+    seed: int = 0,
+    progress: bool = True,
+    runners: list | None = None,
+) -> list[MatchResult]:
     """Each (team, vs) pair's duplicate match, every chunk of every match a Ray task (or a call
     on one of ``runners``, actors with a ``play_chunk`` method); the results equal
     ``play_match``'s for the same seed."""
@@ -206,7 +217,9 @@ def play_matches_on_ray(rules: Rules, pairs: list[tuple[AgentSpec, AgentSpec]], 
         team_ref, vs_ref = ray.put(team), ray.put(vs)
         for c, chunk in enumerate(chunks):
             if runners:
-                ref = runners[(m * len(chunks) + c) % len(runners)].play_chunk.remote(rules_ref, chunk, team_ref, vs_ref)
+                ref = runners[(m * len(chunks) + c) % len(runners)].play_chunk.remote(
+                    rules_ref, chunk, team_ref, vs_ref
+                )
             else:
                 ref = task.remote(rules_ref, chunk, team_ref, vs_ref)
             refs[ref] = (m, c)
@@ -224,13 +237,17 @@ def play_matches_on_ray(rules: Rules, pairs: list[tuple[AgentSpec, AgentSpec]], 
     seconds = time.perf_counter() - start
     if bar is not None:
         bar.close()
-    return [match_result(rules, team.name, vs.name, deals,
-                         np.concatenate([parts[(m, c)] for c in range(len(chunks))]), seconds)
-            for m, (team, vs) in enumerate(pairs)]
+    return [
+        match_result(
+            rules, team.name, vs.name, deals, np.concatenate([parts[(m, c)] for c in range(len(chunks))]), seconds
+        )
+        for m, (team, vs) in enumerate(pairs)
+    ]
 
 
-def play_variants_on_ray(rules: Rules, variants: list[np.ndarray], deals: int, seed: int,
-                         runners: list | None = None) -> list[MatchResult]:
+def play_variants_on_ray(
+    rules: Rules, variants: list[np.ndarray], deals: int, seed: int, runners: list | None = None
+) -> list[MatchResult]:
     """``tune.play_variants`` on a Ray cluster: every heuristic variant's match against the
     default heuristic, each travelling as its JSON (a ``tuned`` agent's file)."""
     from handfoot_env.baselines.heuristic_params import params_json
@@ -339,5 +356,14 @@ class RayCollector:
         return {key: np.concatenate([p[0][key] for p in parts], axis=1) for key in parts[0][0]}
 
 
-__all__ = ["AgentSpec", "Cluster", "RayCollector", "RolloutWorker", "agent_spec", "build_agent", "play_matches_on_ray",
-           "policy_spec", "require_ray"]
+__all__ = [
+    "AgentSpec",
+    "Cluster",
+    "RayCollector",
+    "RolloutWorker",
+    "agent_spec",
+    "build_agent",
+    "play_matches_on_ray",
+    "policy_spec",
+    "require_ray",
+]

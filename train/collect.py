@@ -34,11 +34,26 @@ class Timer:
 class RolloutCollector:
     """``n_steps`` learner decisions in each of ``num_envs`` games per call to :meth:`collect`."""
 
-    def __init__(self, config: TrainConfig, rules: Rules, opponents: Sequence, weights: Sequence[float], seed: int,
-                 num_envs: int, generator: torch.Generator | None = None):
+    def __init__(
+        self,
+        config: TrainConfig,
+        rules: Rules,
+        opponents: Sequence,
+        weights: Sequence[float],
+        seed: int,
+        num_envs: int,
+        generator: torch.Generator | None = None,
+    ):
         self.config, self.rules = config, rules
-        self.games = SeatedGames(rules, num_envs, list(opponents), seed=seed, weights=weights,
-                                 reward_mode=config.reward_mode, shaping=config.shaping)
+        self.games = SeatedGames(
+            rules,
+            num_envs,
+            list(opponents),
+            seed=seed,
+            weights=weights,
+            reward_mode=config.reward_mode,
+            shaping=config.shaping,
+        )
         self.generator = generator if generator is not None else torch.Generator().manual_seed(seed)
         self.timer = Timer()
 
@@ -91,8 +106,7 @@ class RolloutCollector:
             buffers["rewards"][t], buffers["dones"][t] = rewards, dones
         with torch.no_grad(), autocast(config.precision):
             tick = time.perf_counter()
-            _, last_value = policy(torch.as_tensor(policy.inputs(obs, masks, self.rules)),
-                                   torch.as_tensor(masks))
+            _, last_value = policy(torch.as_tensor(policy.inputs(obs, masks, self.rules)), torch.as_tensor(masks))
             timer.add("inference", time.perf_counter() - tick)
         add_advantages(buffers, last_value.numpy(), config.gamma, config.gae_lambda)
         return buffers

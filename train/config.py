@@ -179,12 +179,27 @@ def validate(config: TrainConfig) -> TrainConfig:
         fail("seed", f"must be a non-negative integer, got {config.seed}")
     if config.shaping < 0:
         fail("shaping", f"is the weight of the shaping reward: 0 (none) or more, got {config.shaping}")
-    for key in ("total_timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "eval_pairs",
-                "final_eval_pairs", "torch_threads", "max_snapshots"):
+    for key in (
+        "total_timesteps",
+        "num_envs",
+        "n_steps",
+        "batch_size",
+        "n_epochs",
+        "eval_pairs",
+        "final_eval_pairs",
+        "torch_threads",
+        "max_snapshots",
+    ):
         if getattr(config, key) < 1:
             fail(key, f"must be at least 1, got {getattr(config, key)}")
-    for key in ("eval_every", "checkpoint_every", "snapshot_every", "imitation_decisions", "value_warmup_rollouts",
-                "tune_generations"):
+    for key in (
+        "eval_every",
+        "checkpoint_every",
+        "snapshot_every",
+        "imitation_decisions",
+        "value_warmup_rollouts",
+        "tune_generations",
+    ):
         if getattr(config, key) < 0:
             fail(key, "must be 0 (never) or a number of steps")
     if config.precision not in ("fp32", "bf16", "auto"):
@@ -215,19 +230,30 @@ def validate(config: TrainConfig) -> TrainConfig:
             if getattr(config, key) < 1:
                 fail(key, f"must be at least 1, got {getattr(config, key)}")
         if config.tune_pair_positions < 0:
-            fail("tune_pair_positions", f"must be 0 (no pair model) or a number of positions, got {config.tune_pair_positions}")
+            fail(
+                "tune_pair_positions",
+                f"must be 0 (no pair model) or a number of positions, got {config.tune_pair_positions}",
+            )
         if config.tune_pair_positions and not config.make_rules().takes_with_a_pair:
-            fail("tune_pair_positions", "the pair model predicts takes of the pile with a pair; these rules take it "
-                                        "without one (house): set it to 0")
+            fail(
+                "tune_pair_positions",
+                "the pair model predicts takes of the pile with a pair; these rules take it "
+                "without one (house): set it to 0",
+            )
         if config.tune_fitness not in ("win_rate", "score_diff"):
             fail("tune_fitness", f"must be win_rate or score_diff, got {config.tune_fitness!r}")
         if not 0 <= config.tune_validate_generations <= config.tune_generations:
-            fail("tune_validate_generations", f"must be between 0 and tune_generations ({config.tune_generations}), "
-                                              f"got {config.tune_validate_generations}")
+            fail(
+                "tune_validate_generations",
+                f"must be between 0 and tune_generations ({config.tune_generations}), "
+                f"got {config.tune_validate_generations}",
+            )
         if config.tune_elite > config.tune_population:
             fail("tune_elite", f"must not exceed tune_population ({config.tune_population}), got {config.tune_elite}")
     if config.anchor_coef < 0:
-        fail("anchor_coef", f"is the weight of the KL term to the warm start: 0 (none) or more, got {config.anchor_coef}")
+        fail(
+            "anchor_coef", f"is the weight of the KL term to the warm start: 0 (none) or more, got {config.anchor_coef}"
+        )
     if config.anchor_coef > 0 and config.imitation_decisions == 0:
         fail("anchor_coef", "anchors to the imitation warm start: it needs imitation_decisions > 0")
     if config.ray_workers < 0:

@@ -56,8 +56,15 @@ def _rate_interval(samples: np.ndarray) -> list[float]:
     return [max(low, 0.0), min(high, 1.0)]
 
 
-def play_games(rules: Rules, seeds: np.ndarray, team_side: np.ndarray, team, vs, histories: list[list[int]] | None = None,
-               on_games_over=None) -> tuple[np.ndarray, np.ndarray]:
+def play_games(
+    rules: Rules,
+    seeds: np.ndarray,
+    team_side: np.ndarray,
+    team,
+    vs,
+    histories: list[list[int]] | None = None,
+    on_games_over=None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Play one game per seed, ``team`` on ``team_side[i]`` and ``vs`` on every other side;
     ``on_games_over(n)`` hears as soon as ``n`` more games have ended; ``histories`` (one
     list per seed), when given, receive each game's actions.
@@ -98,12 +105,15 @@ def match_chunks(rules: Rules, deals: int, seed: int, batch: int = 512) -> list[
     owners = rules.num_owners
     seeds = np.repeat(np.arange(seed, seed + deals, dtype=np.int64), owners)
     sides = np.tile(np.arange(owners), deals)
-    return [Chunk(lo, seeds[lo:lo + batch], sides[lo:lo + batch], seed * 1_000_003 + lo)
-            for lo in range(0, len(seeds), batch)]
+    return [
+        Chunk(lo, seeds[lo : lo + batch], sides[lo : lo + batch], seed * 1_000_003 + lo)
+        for lo in range(0, len(seeds), batch)
+    ]
 
 
-def play_chunk(rules: Rules, chunk: Chunk, team, vs, histories: list[list[int]] | None = None,
-               on_games_over=None) -> tuple[np.ndarray, np.ndarray]:
+def play_chunk(
+    rules: Rules, chunk: Chunk, team, vs, histories: list[list[int]] | None = None, on_games_over=None
+) -> tuple[np.ndarray, np.ndarray]:
     """Play a chunk's games; returns (``[games, 3]``: the team's outcome (1 / 0.5 / 0), its
     score difference and the actions taken; final totals ``[games, owners]``)."""
     for role, agent in enumerate((team, vs)):
@@ -113,7 +123,11 @@ def play_chunk(rules: Rules, chunk: Chunk, team, vs, histories: list[list[int]] 
     out = np.zeros((len(chunk.seeds), 3))
     for i, side in enumerate(chunk.sides):
         mine, others = totals[i, side], np.delete(totals[i], side)
-        out[i] = (1.0 if mine > others.max() else (0.5 if mine == others.max() else 0.0), mine - others.mean(), taken[i])
+        out[i] = (
+            1.0 if mine > others.max() else (0.5 if mine == others.max() else 0.0),
+            mine - others.mean(),
+            taken[i],
+        )
     return out, totals
 
 
@@ -159,16 +173,25 @@ def play_match(
     parts = []
     for chunk in chunks:
         histories = [[] for _ in chunk.seeds] if records is not None else None
-        part, totals = play_chunk(rules, chunk, team, vs, histories,
-                                  on_games_over=bar.update if bar is not None else None)
+        part, totals = play_chunk(
+            rules, chunk, team, vs, histories, on_games_over=bar.update if bar is not None else None
+        )
         if histories is not None:
             for seed_i, side, history, total in zip(chunk.seeds, chunk.sides, histories, totals):
-                save_game_record(rules, int(seed_i), history, total, Path(records) / f"seed{seed_i}_team_side{side}.json")
+                save_game_record(
+                    rules, int(seed_i), history, total, Path(records) / f"seed{seed_i}_team_side{side}.json"
+                )
         parts.append(part)
     if bar is not None:
         bar.close()
-    return match_result(rules, getattr(team, "name", "team"), getattr(vs, "name", "vs"), deals,
-                        np.concatenate(parts), time.perf_counter() - start)
+    return match_result(
+        rules,
+        getattr(team, "name", "team"),
+        getattr(vs, "name", "vs"),
+        deals,
+        np.concatenate(parts),
+        time.perf_counter() - start,
+    )
 
 
 def save_game_record(rules: Rules, seed: int, actions: list[int], totals: np.ndarray, path: Path) -> None:
@@ -181,8 +204,10 @@ def save_game_record(rules: Rules, seed: int, actions: list[int], totals: np.nda
     for action in actions:
         game.step(action)
     if not game.is_over or list(game.totals) != [int(t) for t in totals]:
-        raise RuntimeError(f"seed {seed}: the reference engine disagrees with the vector engine "
-                           f"({list(game.totals)} vs {list(totals)}); please report this")
+        raise RuntimeError(
+            f"seed {seed}: the reference engine disagrees with the vector engine "
+            f"({list(game.totals)} vs {list(totals)}); please report this"
+        )
     save_record(game, path)
 
 
@@ -212,12 +237,13 @@ def bradley_terry(names: list[str], wins: np.ndarray, iterations: int = 500) -> 
     return {name: float(1500 + e - elo.mean()) for name, e in zip(names, elo)}
 
 
-def round_robin(rules: Rules, agents: dict, deals: int, seed: int = 0, progress: bool = True,
-                play_matches=None) -> dict:
+def round_robin(
+    rules: Rules, agents: dict, deals: int, seed: int = 0, progress: bool = True, play_matches=None
+) -> dict:
     """Every pair of agents plays a duplicate match; returns results, ratings and crosstable.
     ``play_matches(pairs of names)``, when given, plays the matches instead (on a Ray cluster)."""
     names = list(agents)
-    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     if play_matches is not None:
         results = play_matches(pairs)
     else:
@@ -229,8 +255,12 @@ def round_robin(rules: Rules, agents: dict, deals: int, seed: int = 0, progress:
         score = result.wins + 0.5 * result.draws
         wins[i, j] += score
         wins[j, i] += result.games - score
-    return {"names": names, "results": [r.to_dict() for r in results], "wins": wins.tolist(),
-            "ratings": bradley_terry(names, wins)}
+    return {
+        "names": names,
+        "results": [r.to_dict() for r in results],
+        "wins": wins.tolist(),
+        "ratings": bradley_terry(names, wins),
+    }
 
 
 def crosstable_markdown(table: dict) -> str:

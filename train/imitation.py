@@ -15,10 +15,10 @@ import numpy as np
 import torch
 
 from agents.policy import Policy, advice
+from handfoot_env.baselines.compiled import CompiledHeuristic
 from handfoot_env.rules import Rules
 from handfoot_env.table import Table
 from handfoot_env.vector import VectorEngine
-from handfoot_env.baselines.compiled import CompiledHeuristic
 
 
 def demonstrations(rules: Rules, decisions: int, seed: int, batch: int = 512, params: np.ndarray | None = None):
@@ -43,8 +43,16 @@ def demonstrations(rules: Rules, decisions: int, seed: int, batch: int = 512, pa
     del table
 
 
-def imitate(policy: Policy, rules: Rules, decisions: int, seed: int, learning_rate: float = 1e-3,
-            passes: int = 3, minibatch: int = 1024, log: Callable[[str, float, int], None] | None = None) -> dict:
+def imitate(
+    policy: Policy,
+    rules: Rules,
+    decisions: int,
+    seed: int,
+    learning_rate: float = 1e-3,
+    passes: int = 3,
+    minibatch: int = 1024,
+    log: Callable[[str, float, int], None] | None = None,
+) -> dict:
     """Train ``policy``'s actor to choose its advising heuristic's actions (``policy.advisor_params``)
     on ``decisions`` positions.
 
@@ -64,7 +72,7 @@ def imitate(policy: Policy, rules: Rules, decisions: int, seed: int, learning_ra
         for _ in range(passes):
             order = torch.randperm(len(actions_t))
             for lo in range(0, len(order), minibatch):
-                rows = order[lo:lo + minibatch]
+                rows = order[lo : lo + minibatch]
                 logits, _ = policy(x_t[rows], masks_t[rows])
                 loss = torch.nn.functional.cross_entropy(logits, actions_t[rows])
                 optimizer.zero_grad()

@@ -19,8 +19,9 @@ from handfoot_env.rules import Rules
 
 class League:
     def __init__(self, weights: dict[str, float], max_snapshots: int, seed: int = 0, rules: Rules | None = None):
-        self.scripted = {name: make_agent(name, seed=seed + i, rules=rules)
-                         for i, name in enumerate(weights) if name != "self"}
+        self.scripted = {
+            name: make_agent(name, seed=seed + i, rules=rules) for i, name in enumerate(weights) if name != "self"
+        }
         self.weights = dict(weights)
         self.max_snapshots = max_snapshots
         self.seed = seed
@@ -60,8 +61,9 @@ class League:
         return saved
 
     def load(self, entries: list[dict], template: Policy, rules: Rules) -> None:
-        self.set_snapshots([(entry["step"], torch.load(entry["path"], map_location="cpu")) for entry in entries],
-                           template, rules)
+        self.set_snapshots(
+            [(entry["step"], torch.load(entry["path"], map_location="cpu")) for entry in entries], template, rules
+        )
 
     def snapshot_states(self) -> list[tuple[int, dict]]:
         """(step, weights) of each snapshot: what a rollout worker needs to seat the same pool."""
@@ -73,6 +75,7 @@ class League:
         for step, state_dict in states:
             policy = copy.deepcopy(template)
             policy.load_state_dict(state_dict)
-            self.snapshots.append(PPOAgent(policy.eval(), rules, deterministic=False, name=f"snapshot@{step}",
-                                           seed=self.seed + step))
+            self.snapshots.append(
+                PPOAgent(policy.eval(), rules, deterministic=False, name=f"snapshot@{step}", seed=self.seed + step)
+            )
             self.snapshot_steps.append(step)

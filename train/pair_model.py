@@ -26,8 +26,9 @@ from handfoot_env.vector import VectorEngine
 from handfoot_env.vector.state import PLAY
 
 
-def pair_examples(rules: Rules, positions: int, seed: int, batch: int = 512, every: int = 4
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def pair_examples(
+    rules: Rules, positions: int, seed: int, batch: int = 512, every: int = 4
+) -> tuple[np.ndarray, np.ndarray]:
     """``positions`` play-phase positions of default-heuristic games (one in ``every`` steps,
     so a game gives positions from all its stages): features ``[N, 11, F]`` and labels
     ``[N, 11]`` (the next player holds two or more naturals of the rank)."""
@@ -40,7 +41,7 @@ def pair_examples(rules: Rules, positions: int, seed: int, batch: int = 512, eve
             states = engine.states
             rows = np.flatnonzero(states["phase"] == PLAY)[: positions - count]
             following = (states["current"][rows].astype(np.int64) + 1) % rules.num_players
-            held = states["hand"][rows, following, FIRST_NATURAL:FIRST_NATURAL + NUM_NATURALS]
+            held = states["hand"][rows, following, FIRST_NATURAL : FIRST_NATURAL + NUM_NATURALS]
             out = np.empty((len(rows), NUM_NATURALS, NUM_PAIR_FEATURES))
             pair_feature_rows(np.ascontiguousarray(observations[rows], dtype=np.float32), out)
             features.append(out)
@@ -65,7 +66,7 @@ def fit_pair_model(rules: Rules, positions: int, seed: int = 0) -> tuple[np.ndar
         optimizer.zero_grad()
         # A little L2 keeps the weights finite where a feature decides the label outright
         # (a pair seen taken from the pile is held until it is shown).
-        loss = torch.nn.functional.binary_cross_entropy_with_logits(x @ weights, y) + 1e-4 * (weights ** 2).sum()
+        loss = torch.nn.functional.binary_cross_entropy_with_logits(x @ weights, y) + 1e-4 * (weights**2).sum()
         loss.backward()
         return loss
 
@@ -74,8 +75,13 @@ def fit_pair_model(rules: Rules, positions: int, seed: int = 0) -> tuple[np.ndar
     with torch.no_grad():
         loss = float(torch.nn.functional.binary_cross_entropy_with_logits(x @ weights, y))
     base = -(rate * np.log(rate) + (1 - rate) * np.log(1 - rate)) if 0 < rate < 1 else 0.0
-    return weights.detach().numpy().copy(), {"positions": len(labels), "pair_rate": rate, "log_loss": loss,
-                                             "base_log_loss": float(base), "seconds": time.perf_counter() - start}
+    return weights.detach().numpy().copy(), {
+        "positions": len(labels),
+        "pair_rate": rate,
+        "log_loss": loss,
+        "base_log_loss": float(base),
+        "seconds": time.perf_counter() - start,
+    }
 
 
 __all__ = ["fit_pair_model", "pair_examples"]

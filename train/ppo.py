@@ -44,22 +44,24 @@ from train.collect import RolloutCollector
 from train.config import TrainConfig
 from train.evaluate import play_match
 from train.imitation import imitate
-from train.tune import TuneConfig, tune
 from train.league import League
 from train.run import RunFolder, write_atomically, write_json
+from train.tune import TuneConfig, tune
 
 
 # ---------------------------------------------------------------------------- evaluation
-def evaluate(policy: Policy, rules: Rules, opponents: list[str], pairs: int, seed: int,
-             runners: list | None = None) -> list[dict]:
+def evaluate(
+    policy: Policy, rules: Rules, opponents: list[str], pairs: int, seed: int, runners: list | None = None
+) -> list[dict]:
     """Duplicate matches of the (deterministic) policy against each baseline, here or spread
     over ``runners`` (the Ray rollout workers; the same results)."""
     if runners:
         from train.cluster import AgentSpec, play_matches_on_ray, policy_spec
 
         team = policy_spec(policy, rules)
-        found = play_matches_on_ray(rules, [(team, AgentSpec(name)) for name in opponents], pairs, seed=seed,
-                                    progress=False, runners=runners)
+        found = play_matches_on_ray(
+            rules, [(team, AgentSpec(name)) for name in opponents], pairs, seed=seed, progress=False, runners=runners
+        )
         return [result.to_dict() for result in found]
     agent = PPOAgent(policy, rules, deterministic=True, threads=torch.get_num_threads())
     results = []
@@ -143,8 +145,9 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> d
 
 
 class Trainer:
-    def __init__(self, config: TrainConfig, rules: Rules, folder: RunFolder, saved: dict | None, changes,
-                 progress: bool):
+    def __init__(
+        self, config: TrainConfig, rules: Rules, folder: RunFolder, saved: dict | None, changes, progress: bool
+    ):
         from torch.utils.tensorboard import SummaryWriter
 
         self.config, self.rules, self.folder, self.progress = config, rules, folder, progress
@@ -155,18 +158,29 @@ class Trainer:
 
             self.collector = RayCollector(config, say=self._say)
             self.runners = self.collector.workers  # evaluations run on the rollout workers too
-            self._say(f"Ray: {config.ray_workers} rollout workers of {config.num_envs // config.ray_workers} games each")
+            self._say(
+                f"Ray: {config.ray_workers} rollout workers of {config.num_envs // config.ray_workers} games each"
+            )
         else:
-            self.collector = RolloutCollector(config, rules, *self.league.pool(), seed=config.seed,
-                                              num_envs=config.num_envs, generator=self.generator)
+            self.collector = RolloutCollector(
+                config, rules, *self.league.pool(), seed=config.seed, num_envs=config.num_envs, generator=self.generator
+            )
             self.runners = None
         self.timer = self.collector.timer
         self.policy = Policy(tuple(config.net_arch), advisor=config.advisor)
         self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=config.learning_rate, eps=1e-5)
         self.anchor: Policy | None = None  # the warm-start policy, frozen (anchor_coef)
-        self.state = {"num_timesteps": 0, "next_eval": config.eval_every, "next_checkpoint": config.checkpoint_every,
-                      "next_snapshot": config.snapshot_every, "evals": [], "train_seconds": 0.0, "warm_start": None,
-                      "rollouts": 0, "tuned": None}
+        self.state = {
+            "num_timesteps": 0,
+            "next_eval": config.eval_every,
+            "next_checkpoint": config.checkpoint_every,
+            "next_snapshot": config.snapshot_every,
+            "evals": [],
+            "train_seconds": 0.0,
+            "warm_start": None,
+            "rollouts": 0,
+            "tuned": None,
+        }
         if saved is not None:
             checkpoint = torch.load(folder.checkpoint / "trainer.pt", map_location="cpu", weights_only=False)
             names = checkpoint.get("advisor_param_names")  # none in checkpoints from before 0.4.0
@@ -177,24 +191,33 @@ class Trainer:
                     self.anchor = self._frozen_copy()
                     self.anchor.load_state_dict(with_advisor_by_name(checkpoint["anchor"], names))
             except (RuntimeError, ValueError) as exc:  # another network, or a checkpoint from another handfoot
-                raise ValueError(f"cannot resume from {folder.checkpoint}: its network does not fit this config "
-                                 f"and handfoot ({str(exc).splitlines()[0]}); start afresh in another run_dir") from None
+                raise ValueError(
+                    f"cannot resume from {folder.checkpoint}: its network does not fit this config "
+                    f"and handfoot ({str(exc).splitlines()[0]}); start afresh in another run_dir"
+                ) from None
             if checkpoint.get("anchor") is None and config.anchor_coef > 0:
-                raise ValueError("anchor_coef needs the warm-start policy, which this run did not keep "
-                                 "(it started with anchor_coef 0): resume it with anchor_coef=0")
+                raise ValueError(
+                    "anchor_coef needs the warm-start policy, which this run did not keep "
+                    "(it started with anchor_coef 0): resume it with anchor_coef=0"
+                )
             for group in self.optimizer.param_groups:
                 group["lr"] = config.learning_rate  # a changed learning rate takes effect
             # the saved state, with the best evaluation so far (kept by keep_best_vs) when there was one
             self.state.update({k: saved[k] for k in (*self.state, "best_win_rate", "best_step") if k in saved})
             self.league.load(saved.get("snapshots", []), self.policy, rules)
             changed = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in (changes or {}).items())
-            print(f"resuming {config.name} at {self.state['num_timesteps']:,} steps"
-                  + (f"; changed: {changed}" if changed else ""), file=sys.stderr)
+            print(
+                f"resuming {config.name} at {self.state['num_timesteps']:,} steps"
+                + (f"; changed: {changed}" if changed else ""),
+                file=sys.stderr,
+            )
         folder.record_config(self.state["num_timesteps"], changes)
         self.collector.set_league(self.league)
         self.writer = SummaryWriter(str(folder.path / "tensorboard"))
-        print(f"TensorBoard logs: {folder.path / 'tensorboard'}  (tensorboard --logdir {folder.path / 'tensorboard'})",
-              file=sys.stderr)
+        print(
+            f"TensorBoard logs: {folder.path / 'tensorboard'}  (tensorboard --logdir {folder.path / 'tensorboard'})",
+            file=sys.stderr,
+        )
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> dict:
@@ -222,8 +245,11 @@ class Trainer:
         self.save_checkpoint()
         summary = self.summary(interrupted=interrupt.requested)
         if interrupt.requested:
-            print(f"interrupted at {state['num_timesteps']:,} steps; checkpoint saved in {self.folder.checkpoint}.\n"
-                  f"resume with: handfoot train --config {self.folder.path / 'config.json'} --resume", file=sys.stderr)
+            print(
+                f"interrupted at {state['num_timesteps']:,} steps; checkpoint saved in {self.folder.checkpoint}.\n"
+                f"resume with: handfoot train --config {self.folder.path / 'config.json'} --resume",
+                file=sys.stderr,
+            )
             return summary
         model = self.folder.path / "model.pt"
         write_atomically(model, lambda handle: self.policy.save(handle, self.rules, {"steps": state["num_timesteps"]}))
@@ -231,16 +257,30 @@ class Trainer:
             # keep what works: the policy that evaluated best against keep_best_vs (the final
             # evaluation below plays fresh deals, so its numbers are not chosen by luck)
             self.policy, _, _ = Policy.load(self.folder.path / "best.pt")
-            write_atomically(model, lambda handle: self.policy.save(
-                handle, self.rules, {"steps": state["best_step"], "kept_as_best_vs": config.keep_best_vs}))
-            self._say(f"kept the policy of step {state['best_step']:,} "
-                      f"({state['best_win_rate']:.0%} against {config.keep_best_vs} in its evaluation)")
+            write_atomically(
+                model,
+                lambda handle: self.policy.save(
+                    handle, self.rules, {"steps": state["best_step"], "kept_as_best_vs": config.keep_best_vs}
+                ),
+            )
+            self._say(
+                f"kept the policy of step {state['best_step']:,} "
+                f"({state['best_win_rate']:.0%} against {config.keep_best_vs} in its evaluation)"
+            )
             summary["kept_step"] = state["best_step"]
         try:
-            self._say("final evaluation: "
-                      f"{config.final_eval_pairs} duplicate pairs against {', '.join(config.eval_opponents)}")
-            summary["final"] = evaluate(self.policy, self.rules, config.eval_opponents, config.final_eval_pairs,
-                                        seed=1_000_000, runners=self.runners)
+            self._say(
+                "final evaluation: "
+                f"{config.final_eval_pairs} duplicate pairs against {', '.join(config.eval_opponents)}"
+            )
+            summary["final"] = evaluate(
+                self.policy,
+                self.rules,
+                config.eval_opponents,
+                config.final_eval_pairs,
+                seed=1_000_000,
+                runners=self.runners,
+            )
         except BaseException:
             print(f"the final evaluation failed; the trained model is saved at {model}", file=sys.stderr)
             raise
@@ -251,28 +291,51 @@ class Trainer:
     def tune_heuristic(self) -> None:
         """Search the heuristic's numbers (``tune.py``); the variant found teaches and advises."""
         config = self.config
-        self._say(f"heuristic search: {config.tune_generations} generations of {config.tune_population} variants, "
-                  f"{config.tune_pairs} duplicate sets each against the heuristic")
-        search = TuneConfig(generations=config.tune_generations, population=config.tune_population,
-                            elite=config.tune_elite, pairs=config.tune_pairs, seed=config.seed,
-                            final_pairs=config.final_eval_pairs, pair_positions=config.tune_pair_positions,
-                            fitness=config.tune_fitness, validate_generations=config.tune_validate_generations,
-                            validate_pairs=config.tune_validate_pairs)
+        self._say(
+            f"heuristic search: {config.tune_generations} generations of {config.tune_population} variants, "
+            f"{config.tune_pairs} duplicate sets each against the heuristic"
+        )
+        search = TuneConfig(
+            generations=config.tune_generations,
+            population=config.tune_population,
+            elite=config.tune_elite,
+            pairs=config.tune_pairs,
+            seed=config.seed,
+            final_pairs=config.final_eval_pairs,
+            pair_positions=config.tune_pair_positions,
+            fitness=config.tune_fitness,
+            validate_generations=config.tune_validate_generations,
+            validate_pairs=config.tune_validate_pairs,
+        )
         if self.runners:  # on Ray the rollout workers play the search's matches too
             from train.cluster import play_variants_on_ray
 
-            result = tune(self.rules, search, log=self._say, play=lambda rules, variants, deals, seed:
-                          play_variants_on_ray(rules, variants, deals, seed, runners=self.runners))
+            result = tune(
+                self.rules,
+                search,
+                log=self._say,
+                play=lambda rules, variants, deals, seed: play_variants_on_ray(
+                    rules, variants, deals, seed, runners=self.runners
+                ),
+            )
         else:
             result = tune(self.rules, search, log=self._say)
         self.policy.advisor_params.copy_(torch.as_tensor(result.params))
-        save_params(self.folder.path / "tuned.json", result.params, preset=self.rules.preset_name,
-                    players=self.rules.num_players, final=result.final.to_dict(), validation=result.validation)
+        save_params(
+            self.folder.path / "tuned.json",
+            result.params,
+            preset=self.rules.preset_name,
+            players=self.rules.num_players,
+            final=result.final.to_dict(),
+            validation=result.validation,
+        )
         self.timer.add("tuning", result.seconds)
         self.state["tuned"] = result.summary()
-        self._say(f"heuristic search: the variant found wins {result.final.win_rate:.1%} "
-                  f"({result.final.ci95[0]:.1%} - {result.final.ci95[1]:.1%}) of {result.final.games} fresh games "
-                  f"against the heuristic ({result.seconds:.0f} s); saved as {self.folder.path / 'tuned.json'}")
+        self._say(
+            f"heuristic search: the variant found wins {result.final.win_rate:.1%} "
+            f"({result.final.ci95[0]:.1%} - {result.final.ci95[1]:.1%}) of {result.final.games} fresh games "
+            f"against the heuristic ({result.seconds:.0f} s); saved as {self.folder.path / 'tuned.json'}"
+        )
 
     def warm_start(self) -> None:
         """Imitate the (tuned) heuristic, then let the critic catch up (``value_warmup_rollouts``)."""
@@ -282,12 +345,19 @@ class Trainer:
         teacher = "the tuned heuristic" if config.tune_generations > 0 else "the heuristic"
         if config.imitation_decisions > 0:
             self._say(f"warm start: imitating {teacher} on {config.imitation_decisions:,} of its decisions")
-            result = imitate(self.policy, self.rules, config.imitation_decisions, seed=config.seed + 99,
-                             learning_rate=config.imitation_learning_rate, passes=config.imitation_passes,
-                             log=lambda key, value, step: self.writer.add_scalar(key, value, step))
+            result = imitate(
+                self.policy,
+                self.rules,
+                config.imitation_decisions,
+                seed=config.seed + 99,
+                learning_rate=config.imitation_learning_rate,
+                passes=config.imitation_passes,
+                log=lambda key, value, step: self.writer.add_scalar(key, value, step),
+            )
             self.timer.add("imitation", result["seconds"])
-            self._say(f"warm start: {result['accuracy']:.1%} of {teacher}'s choices matched "
-                      f"({result['seconds']:.0f} s)")
+            self._say(
+                f"warm start: {result['accuracy']:.1%} of {teacher}'s choices matched ({result['seconds']:.0f} s)"
+            )
             self.state["warm_start"] = result
             if config.anchor_coef > 0:
                 self.anchor = self._frozen_copy()
@@ -313,12 +383,18 @@ class Trainer:
         tick = time.perf_counter()
         flat = {k: torch.as_tensor(v.reshape((-1,) + v.shape[2:])) for k, v in batch.items()}
         size = len(flat["actions"])
-        stats: dict[str, list[float]] = {"policy_loss": [], "value_loss": [], "entropy": [], "approx_kl": [],
-                                         "clip_fraction": [], "anchor_kl": []}
+        stats: dict[str, list[float]] = {
+            "policy_loss": [],
+            "value_loss": [],
+            "entropy": [],
+            "approx_kl": [],
+            "clip_fraction": [],
+            "anchor_kl": [],
+        }
         for _ in range(config.n_epochs):
             order = torch.randperm(size, generator=self.generator)
             for lo in range(0, size, config.batch_size):
-                rows = order[lo:lo + config.batch_size]
+                rows = order[lo : lo + config.batch_size]
                 with autocast(config.precision):
                     logits, value = self.policy(flat["x"][rows], flat["masks"][rows])
                 log_probs = torch.log_softmax(logits, -1)
@@ -326,8 +402,9 @@ class Trainer:
                 ratio = torch.exp(new_logprob - flat["logprobs"][rows])
                 advantages = flat["advantages"][rows]
                 advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
-                policy_loss = torch.max(-advantages * ratio,
-                                        -advantages * ratio.clamp(1 - config.clip_range, 1 + config.clip_range)).mean()
+                policy_loss = torch.max(
+                    -advantages * ratio, -advantages * ratio.clamp(1 - config.clip_range, 1 + config.clip_range)
+                ).mean()
                 value_loss = 0.5 * (value - flat["returns"][rows]).pow(2).mean()
                 probs = log_probs.exp()
                 entropy = -(probs * log_probs.masked_fill(~flat["masks"][rows], 0.0)).sum(-1).mean()
@@ -338,8 +415,11 @@ class Trainer:
                     with torch.no_grad(), autocast(config.precision):
                         anchor_logits, _ = self.anchor(flat["x"][rows], flat["masks"][rows])
                     anchor_log_probs = torch.log_softmax(anchor_logits, -1)
-                    anchor_kl = torch.where(flat["masks"][rows], anchor_log_probs.exp() * (anchor_log_probs - log_probs),
-                                            0.0).sum(-1).mean()
+                    anchor_kl = (
+                        torch.where(flat["masks"][rows], anchor_log_probs.exp() * (anchor_log_probs - log_probs), 0.0)
+                        .sum(-1)
+                        .mean()
+                    )
                     loss = loss + config.anchor_coef * anchor_kl
                     stats["anchor_kl"].append(float(anchor_kl.detach()))
                 self.optimizer.zero_grad()
@@ -359,7 +439,9 @@ class Trainer:
                 continue
             self.writer.add_scalar(f"train/{key}", float(np.mean(values)), step)
         returns, values = flat["returns"].numpy(), batch["values"].reshape(-1)
-        self.writer.add_scalar("train/explained_variance", 1 - np.var(returns - values) / (np.var(returns) + 1e-8), step)
+        self.writer.add_scalar(
+            "train/explained_variance", 1 - np.var(returns - values) / (np.var(returns) + 1e-8), step
+        )
 
     # ------------------------------------------------------------------ around the loop
     def _due(self, key: str, every: int) -> bool:
@@ -385,11 +467,20 @@ class Trainer:
 
     def _evaluate(self, bar) -> None:
         config, step = self.config, self.state["num_timesteps"]
-        self._say(f"[{step:,} steps] evaluating: {config.eval_pairs} duplicate pairs against "
-                  f"{', '.join(config.eval_opponents)}", bar)
+        self._say(
+            f"[{step:,} steps] evaluating: {config.eval_pairs} duplicate pairs against "
+            f"{', '.join(config.eval_opponents)}",
+            bar,
+        )
         tick = time.perf_counter()
-        results = evaluate(self.policy, self.rules, config.eval_opponents, config.eval_pairs,
-                           seed=10_000 + len(self.state["evals"]), runners=self.runners)
+        results = evaluate(
+            self.policy,
+            self.rules,
+            config.eval_opponents,
+            config.eval_pairs,
+            seed=10_000 + len(self.state["evals"]),
+            runners=self.runners,
+        )
         self.timer.add("evaluation", time.perf_counter() - tick)
         wall = self.state["train_seconds"]
         for r in results:
@@ -400,18 +491,34 @@ class Trainer:
         kept = next((r["win_rate"] for r in results if r["vs"] == config.keep_best_vs), None)
         if kept is not None and kept > self.state.get("best_win_rate", -1.0):
             self.state["best_win_rate"], self.state["best_step"] = kept, step
-            write_atomically(self.folder.path / "best.pt", lambda handle: self.policy.save(
-                handle, self.rules, {"steps": step, "win_rate_vs": {config.keep_best_vs: kept}}))
-        self._say(f"[{step:,} steps, {wall:.0f} s] " + ", ".join(f"vs {r['vs']}: {r['win_rate']:.0%}" for r in results)
-                  + f" ({time.perf_counter() - tick:.0f} s)", bar)
+            write_atomically(
+                self.folder.path / "best.pt",
+                lambda handle: self.policy.save(
+                    handle, self.rules, {"steps": step, "win_rate_vs": {config.keep_best_vs: kept}}
+                ),
+            )
+        self._say(
+            f"[{step:,} steps, {wall:.0f} s] "
+            + ", ".join(f"vs {r['vs']}: {r['win_rate']:.0%}" for r in results)
+            + f" ({time.perf_counter() - tick:.0f} s)",
+            bar,
+        )
 
     def save_checkpoint(self) -> None:
         folder = self.folder.checkpoint
         folder.mkdir(parents=True, exist_ok=True)
-        write_atomically(folder / "trainer.pt", lambda handle: torch.save(
-            {"policy": self.policy.state_dict(), "optimizer": self.optimizer.state_dict(),
-             "anchor": None if self.anchor is None else self.anchor.state_dict(),
-             "advisor_param_names": list(NAMES)}, handle))
+        write_atomically(
+            folder / "trainer.pt",
+            lambda handle: torch.save(
+                {
+                    "policy": self.policy.state_dict(),
+                    "optimizer": self.optimizer.state_dict(),
+                    "anchor": None if self.anchor is None else self.anchor.state_dict(),
+                    "advisor_param_names": list(NAMES),
+                },
+                handle,
+            ),
+        )
         write_json(folder / "state.json", dict(self.state, snapshots=self.league.save(folder / "league")))
 
     def summary(self, interrupted: bool) -> dict:
@@ -429,9 +536,13 @@ class Trainer:
             "evals": state["evals"],
             "interrupted": interrupted,
             # on Ray: the rollout workers' own seconds per part (summed over workers) and restarts
-            "ray": None if not self.config.ray_workers else {
-                "workers": self.config.ray_workers, "worker_timing": dict(self.collector.worker_timer.seconds),
-                "worker_restarts": self.collector.restarts},
+            "ray": None
+            if not self.config.ray_workers
+            else {
+                "workers": self.config.ray_workers,
+                "worker_timing": dict(self.collector.worker_timer.seconds),
+                "worker_restarts": self.collector.restarts,
+            },
         }
 
     def _bar(self):
@@ -439,8 +550,14 @@ class Trainer:
             return None
         from tqdm import tqdm
 
-        return tqdm(total=self.config.total_timesteps, initial=self.state["num_timesteps"], unit="step",
-                    file=sys.stderr, desc=self.config.name, smoothing=0.1)
+        return tqdm(
+            total=self.config.total_timesteps,
+            initial=self.state["num_timesteps"],
+            unit="step",
+            file=sys.stderr,
+            desc=self.config.name,
+            smoothing=0.1,
+        )
 
     def _say(self, text: str, bar=None) -> None:
         (bar.write if bar is not None else lambda t: print(t, file=sys.stderr))(text)
@@ -451,18 +568,23 @@ def print_summary(summary: dict) -> None:
     if summary.get("interrupted"):
         return
     shares = summary.get("timing_shares", {})
-    print(f"\n{config['name']}: {summary['num_timesteps']:,} steps, {summary['train_seconds']:.0f} s of training "
-          f"({summary['train_steps_per_sec']:,.0f} steps/s; "
-          + ", ".join(f"{k} {v:.0%}" for k, v in shares.items()) + ")")
+    print(
+        f"\n{config['name']}: {summary['num_timesteps']:,} steps, {summary['train_seconds']:.0f} s of training "
+        f"({summary['train_steps_per_sec']:,.0f} steps/s; " + ", ".join(f"{k} {v:.0%}" for k, v in shares.items()) + ")"
+    )
     tuned = summary.get("tuned")
     if tuned:
         final = tuned["final"]
-        print(f"heuristic search: the tuned heuristic won {final['win_rate']:.1%} ({final['ci95'][0]:.1%} - "
-              f"{final['ci95'][1]:.1%}) of {final['games']} fresh games against the heuristic; it changed "
-              + ", ".join(f"{k}={v:g}" for k, v in tuned["changed"].items()))
+        print(
+            f"heuristic search: the tuned heuristic won {final['win_rate']:.1%} ({final['ci95'][0]:.1%} - "
+            f"{final['ci95'][1]:.1%}) of {final['games']} fresh games against the heuristic; it changed "
+            + ", ".join(f"{k}={v:g}" for k, v in tuned["changed"].items())
+        )
     print(f"final evaluation, {config['preset']}, {config['final_eval_pairs']} duplicate pairs per opponent:\n")
     print(results_table(summary["final"]))
-    print(f"\nrun folder: {Path(config['run_dir']) / config['name']}  (agent: ppo:{Path(config['run_dir']) / config['name'] / 'model.pt'})")
+    print(
+        f"\nrun folder: {Path(config['run_dir']) / config['name']}  (agent: ppo:{Path(config['run_dir']) / config['name'] / 'model.pt'})"
+    )
 
 
-__all__ = ["train", "evaluate", "print_summary", "results_table", "Trainer"]
+__all__ = ["Trainer", "evaluate", "print_summary", "results_table", "train"]

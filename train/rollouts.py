@@ -32,8 +32,9 @@ class RolloutEvaluator:
         self.rollouts = 0
         self.rollout_steps = 0
 
-    def values(self, source: VectorEngine, rows: np.ndarray, candidates: np.ndarray, redeals: int,
-               seed: int) -> np.ndarray:
+    def values(
+        self, source: VectorEngine, rows: np.ndarray, candidates: np.ndarray, redeals: int, seed: int
+    ) -> np.ndarray:
         """``[len(rows), K, redeals]``: each candidate's margin on each redeal (NaN where
         ``candidates`` is -1: no candidate)."""
         rows = np.asarray(rows, dtype=np.int64)
@@ -42,7 +43,7 @@ class RolloutEvaluator:
         out = np.full((decisions, k, redeals), np.nan)
         batch = self.engine.batch_size
         for lo in range(0, len(jobs), batch):
-            chunk = jobs[lo:lo + batch]
+            chunk = jobs[lo : lo + batch]
             m = len(chunk)
             d = np.array([j[0] for j in chunk])
             c = np.array([j[1] for j in chunk])
@@ -54,8 +55,13 @@ class RolloutEvaluator:
             movers = engine.states["current"][:m].astype(np.int64)
             sides = self.owners[movers]
             # The same redeal for every candidate of a decision (common random numbers).
-            determinize_kernel(engine.states, engine.kernel_rules, np.arange(m), movers,
-                               (seed * 1_000_003 + d * 1009 + r).astype(np.int64))
+            determinize_kernel(
+                engine.states,
+                engine.kernel_rules,
+                np.arange(m),
+                movers,
+                (seed * 1_000_003 + d * 1009 + r).astype(np.int64),
+            )
             active = np.zeros(batch, dtype=bool)
             active[:m] = True
             actions = np.zeros(batch, dtype=np.int64)

@@ -73,8 +73,10 @@ class RunFolder:
             lock.seek(0)
             owner = lock.read().strip() or "another process"
             lock.close()
-            raise ValueError(f"the run folder {self.path} is in use by a live training run ({owner}); "
-                             "wait for it, or choose another --set name=...") from None
+            raise ValueError(
+                f"the run folder {self.path} is in use by a live training run ({owner}); "
+                "wait for it, or choose another --set name=..."
+            ) from None
         lock.seek(0)
         lock.truncate()
         lock.write(f"pid {os.getpid()}")
@@ -93,8 +95,9 @@ class RunFolder:
     def load_state(self) -> dict:
         state = read_json(self.checkpoint / "state.json", "checkpoint state")
         if not (self.checkpoint / "trainer.pt").exists():
-            raise ValueError(f"the checkpoint in {self.checkpoint} has no trainer.pt; "
-                             "start the run afresh without --resume")
+            raise ValueError(
+                f"the checkpoint in {self.checkpoint} has no trainer.pt; start the run afresh without --resume"
+            )
         return state
 
     def resume_changes(self) -> dict[str, list]:
@@ -106,8 +109,10 @@ class RunFolder:
         fixed = [k for k in FIXED_ON_RESUME if k in changed]
         if fixed:
             detail = ", ".join(f"{k} ({changed[k][0]!r} -> {changed[k][1]!r})" for k in fixed)
-            raise ValueError(f"cannot resume {self.path} with other {detail}: these shape the model or "
-                             "the game it learns; start a new run under another name instead")
+            raise ValueError(
+                f"cannot resume {self.path} with other {detail}: these shape the model or "
+                "the game it learns; start a new run under another name instead"
+            )
         return changed
 
     def record_config(self, step: int, changes: dict[str, list] | None) -> None:
@@ -119,4 +124,4 @@ class RunFolder:
         write_json(segments_path, segments)
 
 
-__all__ = ["RunFolder", "FIXED_ON_RESUME", "write_atomically", "write_json", "read_json"]
+__all__ = ["FIXED_ON_RESUME", "RunFolder", "read_json", "write_atomically", "write_json"]

@@ -26,7 +26,13 @@ import numpy as np
 
 from handfoot_env.baselines.compiled import CompiledHeuristic
 from handfoot_env.baselines.heuristic_params import (
-    DEFAULT_PARAMS, NAMES, NUM_PAIR_FEATURES, OFF, PAIR_WEIGHTS, PARAMS, params_dict,
+    DEFAULT_PARAMS,
+    NAMES,
+    NUM_PAIR_FEATURES,
+    OFF,
+    PAIR_WEIGHTS,
+    PARAMS,
+    params_dict,
 )
 from handfoot_env.rules import Rules
 from train.evaluate import MatchResult, play_match
@@ -55,8 +61,10 @@ class TuneConfig:
         if self.pair_positions < 0:
             raise ValueError(f"tune pair_positions must be 0 (no pair model) or more, got {self.pair_positions}")
         if not 0 <= self.validate_generations <= self.generations:
-            raise ValueError(f"tune validate_generations must be between 0 and generations ({self.generations}), "
-                             f"got {self.validate_generations}")
+            raise ValueError(
+                f"tune validate_generations must be between 0 and generations ({self.generations}), "
+                f"got {self.validate_generations}"
+            )
         if self.elite > self.population:
             raise ValueError(f"tune elite ({self.elite}) must not exceed population ({self.population})")
 
@@ -72,8 +80,14 @@ class TuneResult:
 
     def summary(self) -> dict:
         changed = {n: v for n, v in params_dict(self.params).items() if v != PARAMS[n].default}
-        return {"changed": changed, "final": self.final.to_dict(), "history": self.history, "seconds": self.seconds,
-                "pair_model": self.pair_model, "validation": self.validation}
+        return {
+            "changed": changed,
+            "final": self.final.to_dict(),
+            "history": self.history,
+            "seconds": self.seconds,
+            "pair_model": self.pair_model,
+            "validation": self.validation,
+        }
 
 
 # The numbers the search moves: those with a range; a threshold at the top of its range is OFF.
@@ -117,12 +131,15 @@ def play_variants(rules: Rules, variants: list[np.ndarray], deals: int, seed: in
     """Each variant's duplicate match against the default heuristic on the same deals (here;
     ``cluster.play_variants_on_ray`` plays them on a Ray cluster, with the same results)."""
     opponent = CompiledHeuristic(rules)
-    return [play_match(rules, CompiledHeuristic(rules, v, name="candidate"), opponent, deals=deals, seed=seed,
-                       progress=False) for v in variants]
+    return [
+        play_match(
+            rules, CompiledHeuristic(rules, v, name="candidate"), opponent, deals=deals, seed=seed, progress=False
+        )
+        for v in variants
+    ]
 
 
-def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = None,
-         play=play_variants) -> TuneResult:
+def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = None, play=play_variants) -> TuneResult:
     """Cross-entropy search for a heuristic variant that beats the default one under ``rules``
     (``play``: how a generation's matches are played, ``play_variants``'s signature)."""
     config.check()
@@ -130,15 +147,19 @@ def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = N
     rng = np.random.default_rng(config.seed)
     base, pair_model = DEFAULT_PARAMS.copy(), None
     if config.pair_positions and not rules.takes_with_a_pair:
-        raise ValueError("the pair model predicts takes of the pile with a pair, and these rules take it without "
-                         "one: give it 0 positions (--pair-positions 0, or tune_pair_positions: 0 in a config)")
+        raise ValueError(
+            "the pair model predicts takes of the pile with a pair, and these rules take it without "
+            "one: give it 0 positions (--pair-positions 0, or tune_pair_positions: 0 in a config)"
+        )
     if config.pair_positions:
         weights, pair_model = fit_pair_model(rules, config.pair_positions, seed=config.seed)
-        base[PAIR_WEIGHTS:PAIR_WEIGHTS + NUM_PAIR_FEATURES] = weights
+        base[PAIR_WEIGHTS : PAIR_WEIGHTS + NUM_PAIR_FEATURES] = weights
         if log is not None:
-            log(f"tune: pair model fitted on {pair_model['positions']:,} positions: log loss "
+            log(
+                f"tune: pair model fitted on {pair_model['positions']:,} positions: log loss "
                 f"{pair_model['log_loss']:.3f} against {pair_model['base_log_loss']:.3f} for the base rate "
-                f"({pair_model['seconds']:.0f} s)")
+                f"({pair_model['seconds']:.0f} s)"
+            )
     names = searched(pair_model is not None)
     low, high = np.array([PARAMS[n].low for n in names]), np.array([PARAMS[n].high for n in names])
     mean = np.clip([DEFAULT_PARAMS[NAMES.index(n)] for n in names], low, high)
@@ -153,37 +174,63 @@ def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = N
         deals_seed = config.seed * 1_000_003 + 10_000 * (generation + 1)
         results = play(rules, [to_params(x, base, names) for x in candidates], config.pairs, deals_seed)
         scores = np.array([fitness(r, config.fitness) for r in results])
-        best = np.argsort(-scores)[:config.elite]
+        best = np.argsort(-scores)[: config.elite]
         mean = candidates[best].mean(axis=0)
         spread = np.maximum(candidates[best].std(axis=0), (high - low) / 50)  # never collapse entirely
         mean_result, best_result = results[0], results[best[0]]
-        row = {"generation": generation, "mean_win_rate": mean_result.win_rate, "mean_score_diff": mean_result.score_diff,
-               "best_win_rate": best_result.win_rate, "best_score_diff": best_result.score_diff,
-               "seconds": time.perf_counter() - start}
+        row = {
+            "generation": generation,
+            "mean_win_rate": mean_result.win_rate,
+            "mean_score_diff": mean_result.score_diff,
+            "best_win_rate": best_result.win_rate,
+            "best_score_diff": best_result.score_diff,
+            "seconds": time.perf_counter() - start,
+        }
         history.append(row)
         if log is not None:
-            log(f"tune: generation {generation + 1}/{config.generations}: the mean wins {mean_result.win_rate:.1%} "
+            log(
+                f"tune: generation {generation + 1}/{config.generations}: the mean wins {mean_result.win_rate:.1%} "
                 f"({mean_result.score_diff:+.0f} a game) against the heuristic, the best {best_result.win_rate:.1%} "
-                f"({best_result.score_diff:+.0f}) ({config.pairs * rules.num_owners} games each, {row['seconds']:.0f} s)")
+                f"({best_result.score_diff:+.0f}) ({config.pairs * rules.num_owners} games each, {row['seconds']:.0f} s)"
+            )
     params = to_params(mean, base, names)
     validation = []
     if config.validate_generations:
         # the last means (the one each generation played first) and the final one, on the same fresh deals
-        contenders = means[len(means) - config.validate_generations:] + [mean]
-        results = play(rules, [to_params(x, base, names) for x in contenders], config.validate_pairs,
-                       config.seed * 1_000_003 + 5_555_555)
+        contenders = means[len(means) - config.validate_generations :] + [mean]
+        results = play(
+            rules,
+            [to_params(x, base, names) for x in contenders],
+            config.validate_pairs,
+            config.seed * 1_000_003 + 5_555_555,
+        )
         pick = int(np.argmax([fitness(r, config.fitness) for r in results]))
         first = config.generations - config.validate_generations
-        validation = [{"after_generation": first + i, "win_rate": r.win_rate, "score_diff": r.score_diff,
-                       "kept": i == pick} for i, r in enumerate(results)]
+        validation = [
+            {"after_generation": first + i, "win_rate": r.win_rate, "score_diff": r.score_diff, "kept": i == pick}
+            for i, r in enumerate(results)
+        ]
         params = to_params(contenders[pick], base, names)
         if log is not None:
-            log(f"tune: validation on {config.validate_pairs} fresh duplicate sets: the means after generations "
-                f"{first}..{config.generations} win " + ", ".join(f"{r.win_rate:.1%}" for r in results)
-                + f"; kept the one after generation {first + pick}")
+            log(
+                f"tune: validation on {config.validate_pairs} fresh duplicate sets: the means after generations "
+                f"{first}..{config.generations} win "
+                + ", ".join(f"{r.win_rate:.1%}" for r in results)
+                + f"; kept the one after generation {first + pick}"
+            )
     final = play(rules, [params], config.final_pairs, config.seed * 1_000_003 + 7_777_777)[0]
     final.team, final.vs = "tuned", "heuristic"
     return TuneResult(params, final, history, time.perf_counter() - start, pair_model, validation)
 
 
-__all__ = ["FITNESS", "SEARCHED", "searched", "TuneConfig", "TuneResult", "fitness", "play_variants", "to_params", "tune"]
+__all__ = [
+    "FITNESS",
+    "SEARCHED",
+    "TuneConfig",
+    "TuneResult",
+    "fitness",
+    "play_variants",
+    "searched",
+    "to_params",
+    "tune",
+]

@@ -50,4 +50,4 @@ def act_one(agent: Agent, observation: dict) -> int:
     return int(agent.act(obs, mask)[0])
 
 
-__all__ = ["Agent", "BASELINE_NAMES", "act_one", "make_baseline"]
+__all__ = ["BASELINE_NAMES", "Agent", "act_one", "make_baseline"]

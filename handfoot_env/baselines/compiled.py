@@ -19,14 +19,52 @@ from handfoot_env import actions as A
 from handfoot_env import observation as O
 from handfoot_env.baselines.greedy import _RANK as GREEDY_RANK
 from handfoot_env.baselines.heuristic_params import (
-    BLACK_THREE_SCORE, BLACK_THREE_WORTH_SCORE, BLOCK_PILE_SIZE, CLEAN_MIN_SIZE, DEFAULT_PARAMS, DIRTY_PREFERENCE,
-    EXTRA_PROTECTED, FEED_PENALTY, FEED_PILE_MIN, HELD_CARD_VALUE, HOLD_PAIRS_PILE, KEEP_TWO_STOCK, LATE_OUT_NEAR,
-    LATE_STOCK, MAX_GROUP_WILDS, NEW_GROUP_MIN, OUT_MARGIN, OWN_GROUP_BONUS, PAIR_BONUS, PARTNER_CARD_WEIGHT,
-    PROTECT_ALWAYS, RUSH_OUT_NEAR, TAKE_MIN_PILE, WILD_MIN_GROUP, WILD_PAIRS, WILD_STOCK, WILDS_FIRST,
-    VALUE_WEIGHT, WINDOW_RANK_SCORE, DANGER_WEIGHT, KEEP_WILDS, KEEP_WILDS_MIN_HAND, PAIR_WEIGHTS, NUM_PAIR_FEATURES, OFF,
+    BLACK_THREE_SCORE,
+    BLACK_THREE_WORTH_SCORE,
+    BLOCK_PILE_SIZE,
+    CLEAN_MIN_SIZE,
+    DANGER_WEIGHT,
+    DEFAULT_PARAMS,
+    DIRTY_PREFERENCE,
+    EXTRA_PROTECTED,
+    FEED_PENALTY,
+    FEED_PILE_MIN,
+    HELD_CARD_VALUE,
+    HOLD_PAIRS_PILE,
+    KEEP_TWO_STOCK,
+    KEEP_WILDS,
+    KEEP_WILDS_MIN_HAND,
+    LATE_OUT_NEAR,
+    LATE_STOCK,
+    MAX_GROUP_WILDS,
+    NEW_GROUP_MIN,
+    NUM_PAIR_FEATURES,
+    OFF,
+    OUT_MARGIN,
+    OWN_GROUP_BONUS,
+    PAIR_BONUS,
+    PAIR_WEIGHTS,
+    PARTNER_CARD_WEIGHT,
+    PROTECT_ALWAYS,
+    RUSH_OUT_NEAR,
+    TAKE_MIN_PILE,
+    VALUE_WEIGHT,
+    WILD_MIN_GROUP,
+    WILD_PAIRS,
+    WILD_STOCK,
+    WILDS_FIRST,
+    WINDOW_RANK_SCORE,
 )
 from handfoot_env.cards import (
-    BLACK_THREE, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
+    BLACK_THREE,
+    FIRST_NATURAL,
+    JOKER,
+    KIND_VALUES,
+    NUM_KINDS,
+    NUM_NATURALS,
+    NUM_SUITS,
+    RED_THREE,
+    TWO,
 )
 from handfoot_env.kernel_cache import compile_once
 from handfoot_env.rule_facts import book_bonus
@@ -270,16 +308,17 @@ def going_out_wins(obs, rules, params):
         hand_value += np.float64(obs[O.HAND + k]) * VALUES[k]
     base = O.OWNERS
     mine = np.float32(obs[base + O.OWNER_MELDED] * hundred) + np.float32(
-        int(book_bonus(rules, obs[base + O.OWNER_CLEAN_BOOKS], obs[base + O.OWNER_DIRTY_BOOKS])))
+        int(book_bonus(rules, obs[base + O.OWNER_CLEAN_BOOKS], obs[base + O.OWNER_DIRTY_BOOKS]))
+    )
     mine = np.float32(mine + np.float32(rules.out_bonus))
     mine = np.float32(mine - np.float32(hand_value))
     theirs = np.float32(-np.inf)
     for slot in range(1, owners):
         base = O.OWNERS + slot * O.OWNER_FIELDS
         estimate = np.float32(obs[base + O.OWNER_MELDED] * hundred) + np.float32(
-            int(book_bonus(rules, obs[base + O.OWNER_CLEAN_BOOKS], obs[base + O.OWNER_DIRTY_BOOKS])))
-        if estimate > theirs:
-            theirs = estimate
+            int(book_bonus(rules, obs[base + O.OWNER_CLEAN_BOOKS], obs[base + O.OWNER_DIRTY_BOOKS]))
+        )
+        theirs = max(theirs, estimate)
     held = np.float32(0.0)
     for slot in range(1, players):
         base = O.SEATS + slot * O.SEAT_FIELDS
@@ -300,7 +339,10 @@ def they_can_go_out(obs):
     books = False
     for slot in range(1, owners):
         base = O.OWNERS + slot * O.OWNER_FIELDS
-        if obs[base + O.OWNER_CLEAN_BOOKS] >= obs[O.GAME_CLEAN_NEEDED] and obs[base + O.OWNER_DIRTY_BOOKS] >= obs[O.GAME_DIRTY_NEEDED]:
+        if (
+            obs[base + O.OWNER_CLEAN_BOOKS] >= obs[O.GAME_CLEAN_NEEDED]
+            and obs[base + O.OWNER_DIRTY_BOOKS] >= obs[O.GAME_DIRTY_NEEDED]
+        ):
             books = True
     if not books:
         return False
@@ -319,8 +361,12 @@ def meld_choice(obs, mask, rules, params):
     stock = int(obs[O.GAME_STOCK])
     # whether another side could go out matters only to two habits the defaults leave off
     out_near = (params[RUSH_OUT_NEAR] != 0 or params[LATE_OUT_NEAR] != 0) and they_can_go_out(obs)
-    keep_two = (obs[O.ON_FOOT] != 0 and not going_out_wins(obs, rules, params) and stock > params[KEEP_TWO_STOCK]
-                and not (out_near and params[RUSH_OUT_NEAR] != 0))
+    keep_two = (
+        obs[O.ON_FOOT] != 0
+        and not going_out_wins(obs, rules, params)
+        and stock > params[KEEP_TWO_STOCK]
+        and not (out_near and params[RUSH_OUT_NEAR] != 0)
+    )
     cards = np.float32(0.0)
     for k in range(NUM_KINDS):
         cards += obs[O.HAND + k]
@@ -371,7 +417,9 @@ def meld_choice(obs, mask, rules, params):
     if params[DIRTY_PREFERENCE] != 0:
         wild_keys = np.empty(NUM_NATURALS, dtype=np.float64)
         for r in range(NUM_NATURALS):
-            wild_keys[r] = -np.float64(group_size(obs, 0, r)) - (params[DIRTY_PREFERENCE] if group_wilds(obs, 0, r) > 0 else 0.0)
+            wild_keys[r] = -np.float64(group_size(obs, 0, r)) - (
+                params[DIRTY_PREFERENCE] if group_wilds(obs, 0, r) > 0 else 0.0
+            )
         by_wild_order = stable_order(wild_keys)
     protected = np.zeros(NUM_NATURALS, dtype=np.bool_)
     if (clean < need_clean or params[PROTECT_ALWAYS] != 0) and not late:
@@ -407,7 +455,12 @@ def meld_choice(obs, mask, rules, params):
             for i in range(NUM_NATURALS if stock < params[WILD_STOCK] else 0):
                 r = by_wild_order[i]
                 size = group_size(obs, 0, r)
-                if size == 0 or protected[r] or size < params[WILD_MIN_GROUP] or group_wilds(obs, 0, r) >= params[MAX_GROUP_WILDS]:
+                if (
+                    size == 0
+                    or protected[r]
+                    or size < params[WILD_MIN_GROUP]
+                    or group_wilds(obs, 0, r) >= params[MAX_GROUP_WILDS]
+                ):
                     continue
                 for action in (A.ADD_JOKER + r, A.ADD_TWO + r):
                     if allowed(action, 1):
@@ -479,7 +532,9 @@ def discard_choice(obs, mask, params, features):
     for k in range(NUM_KINDS):
         window += np.float64(obs[O.PILE_TAKE_WINDOW + k]) * VALUES[k]
     pile_worth = pile_size >= 6 or window >= 60
-    next_can_take = pile_size >= params[FEED_PILE_MIN] and obs[O.OWNERS + next_slot * O.OWNER_FIELDS + O.OWNER_OPENED] > 0
+    next_can_take = (
+        pile_size >= params[FEED_PILE_MIN] and obs[O.OWNERS + next_slot * O.OWNER_FIELDS + O.OWNER_OPENED] > 0
+    )
     runs = obs[O.HOUSE_RULE_RUNS] != 0
     best = NONE
     best_score = np.inf

@@ -24,8 +24,11 @@ _MELD_ORDER = (
 )
 _DISCARD_ORDER = (
     [A.discard(RED_THREE), A.discard(BLACK_THREE)]
-    + [a for r in range(NUM_NATURALS)
-       for a in [A.discard(natural_kind(r))] + [A.discard_suited(suit, r) for suit in range(NUM_SUITS)]]
+    + [
+        a
+        for r in range(NUM_NATURALS)
+        for a in [A.discard(natural_kind(r))] + [A.discard_suited(suit, r) for suit in range(NUM_SUITS)]
+    ]
     + [A.discard(TWO), A.discard(JOKER)]
 )
 PREFERENCE = [A.TAKE_PILE, A.DRAW] + _MELD_ORDER + _DISCARD_ORDER

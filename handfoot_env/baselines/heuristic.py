@@ -31,11 +31,19 @@ from __future__ import annotations
 import numpy as np
 
 from handfoot_env import actions as A
-from handfoot_env.cards import (
-    BLACK_THREE, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO,
-)
 from handfoot_env import observation as O
 from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS, PAIR_FEATURES, params_dict
+from handfoot_env.cards import (
+    BLACK_THREE,
+    FIRST_NATURAL,
+    JOKER,
+    KIND_VALUES,
+    NUM_KINDS,
+    NUM_NATURALS,
+    NUM_SUITS,
+    RED_THREE,
+    TWO,
+)
 from handfoot_env.observation import ObservationView
 from handfoot_env.rules import Rules
 
@@ -115,8 +123,9 @@ class HeuristicAgent:
         return suit is not None and self._run_neighbours(view, suit, r) >= 2
 
     # ------------------------------------------------------------------ opening
-    def _opening_plan(self, view: ObservationView, needed: float, keep: dict | None = None,
-                      mask: np.ndarray | None = None) -> list[int] | None:
+    def _opening_plan(
+        self, view: ObservationView, needed: float, keep: dict | None = None, mask: np.ndarray | None = None
+    ) -> list[int] | None:
         """Staging actions (first ones first) that add ``needed`` points, or None."""
         hand = view.hand.copy()
         for kind, count in (keep or {}).items():
@@ -201,8 +210,12 @@ class HeuristicAgent:
         p = self.p
         # whether another side could go out matters only to two habits the defaults leave off
         out_near = bool(p["rush_out_near"] or p["late_out_near"]) and self._they_can_go_out(view)
-        keep_two = (view.on_foot and not self._going_out_wins(view) and view.stock_size > p["keep_two_stock"]
-                    and not (out_near and p["rush_out_near"]))
+        keep_two = (
+            view.on_foot
+            and not self._going_out_wins(view)
+            and view.stock_size > p["keep_two_stock"]
+            and not (out_near and p["rush_out_near"])
+        )
         cards = hand.sum()
 
         def allowed(action: int, used: int) -> bool:
@@ -220,7 +233,9 @@ class HeuristicAgent:
             for suit in range(NUM_SUITS):
                 for low in range(A.RUN_STARTS):
                     # a run only from cards that are not worth more in a book
-                    if allowed(A.start_run(suit, low), 3) and all(hand[FIRST_NATURAL + r] < 3 for r in range(low, low + 3)):
+                    if allowed(A.start_run(suit, low), 3) and all(
+                        hand[FIRST_NATURAL + r] < 3 for r in range(low, low + 3)
+                    ):
                         return A.start_run(suit, low)
             if clean < need_clean and hand[TWO] >= 3 and allowed(A.START_TWOS_BOOK, 3):
                 return A.START_TWOS_BOOK
@@ -250,9 +265,16 @@ class HeuristicAgent:
             if wilds <= p["keep_wilds"] and cards - wilds >= p["keep_wilds_min_hand"]:
                 return None  # kept: a wild starts a new group with the next pair
             dirty_first = p["dirty_preference"]
-            for r in sorted(range(NUM_NATURALS), key=lambda r: -groups[r].sum() - dirty_first * (groups[r][1:].sum() > 0)):
+            for r in sorted(
+                range(NUM_NATURALS), key=lambda r: -groups[r].sum() - dirty_first * (groups[r][1:].sum() > 0)
+            ):
                 size = groups[r].sum()
-                if size == 0 or r in protected or size < p["wild_min_group"] or groups[r][1:].sum() >= p["max_group_wilds"]:
+                if (
+                    size == 0
+                    or r in protected
+                    or size < p["wild_min_group"]
+                    or groups[r][1:].sum() >= p["max_group_wilds"]
+                ):
                     continue
                 for action in (A.add_joker(r), A.add_two(r)):
                     if allowed(action, 1):
@@ -272,7 +294,7 @@ class HeuristicAgent:
 
         # Pairs go down with a wild first (more groups, more books to come: measured better
         # than holding them), then wilds finish the groups nearest to a book.
-        for step in ((add_wilds, start_with_wild) if p["wilds_first"] else (start_with_wild, add_wilds)):
+        for step in (add_wilds, start_with_wild) if p["wilds_first"] else (start_with_wild, add_wilds):
             action = step()
             if action is not None:
                 return action
@@ -282,10 +304,13 @@ class HeuristicAgent:
     def _they_can_go_out(view: ObservationView) -> bool:
         """An other side has the books to go out and one of its players is on the foot."""
         need_clean, need_dirty = view.books_needed
-        books = any(view.side(s)[O.OWNER_CLEAN_BOOKS] >= need_clean and view.side(s)[O.OWNER_DIRTY_BOOKS] >= need_dirty
-                    for s in range(1, view.num_owners))
-        return books and any(not view.seat(s)[O.SEAT_PARTNER] and view.seat(s)[O.SEAT_ON_FOOT]
-                             for s in range(1, view.num_players))
+        books = any(
+            view.side(s)[O.OWNER_CLEAN_BOOKS] >= need_clean and view.side(s)[O.OWNER_DIRTY_BOOKS] >= need_dirty
+            for s in range(1, view.num_owners)
+        )
+        return books and any(
+            not view.seat(s)[O.SEAT_PARTNER] and view.seat(s)[O.SEAT_ON_FOOT] for s in range(1, view.num_players)
+        )
 
     def _going_out_wins(self, view: ObservationView) -> bool:
         """Rough deal-score estimate: would ending the deal now leave my side ahead?"""
@@ -294,11 +319,13 @@ class HeuristicAgent:
 
         def side_estimate(slot: int) -> float:
             header = view.side(slot)
-            return header[O.OWNER_MELDED] * 100 + rules.book_bonus(header[O.OWNER_CLEAN_BOOKS],
-                                                                   header[O.OWNER_DIRTY_BOOKS])
+            return header[O.OWNER_MELDED] * 100 + rules.book_bonus(
+                header[O.OWNER_CLEAN_BOOKS], header[O.OWNER_DIRTY_BOOKS]
+            )
 
         mine = side_estimate(0) + rules.going_out_bonus - float((view.hand * VALUES).sum())
         theirs = max(side_estimate(s) for s in range(1, view.num_owners))
+
         def cards(slot: int):  # a partner's cards weigh partner_card_weight (they cost us, not them)
             seat = view.seat(slot)
             held = seat[O.SEAT_HELD] + seat[O.SEAT_FOOT]
@@ -358,10 +385,19 @@ class HeuristicAgent:
         for slot in range(O.MAX_OWNERS):
             visible += float(view.groups(slot)[r][0])
         known = float(view.known(1)[kind])  # what the next player took from the pile and still holds
-        return [1.0, float(view.seat(1)[O.SEAT_HELD]) / 10.0, float(view.side(1)[O.OWNER_OPENED] != 0),
-                float(view.groups(1)[r].sum() > 0), visible / 5.0, float(view.seat(1)[O.SEAT_ON_FOOT] != 0),
-                float(view.hand[kind]), VALUES[kind] / 20.0, float(view.pile_take_window[kind] > 0),
-                float(known == 1), float(known >= 2)]
+        return [
+            1.0,
+            float(view.seat(1)[O.SEAT_HELD]) / 10.0,
+            float(view.side(1)[O.OWNER_OPENED] != 0),
+            float(view.groups(1)[r].sum() > 0),
+            visible / 5.0,
+            float(view.seat(1)[O.SEAT_ON_FOOT] != 0),
+            float(view.hand[kind]),
+            VALUES[kind] / 20.0,
+            float(view.pile_take_window[kind] > 0),
+            float(known == 1),
+            float(known >= 2),
+        ]
 
     def pair_chance(self, view: ObservationView, r: int) -> float:
         """The pair model's chance that the next player holds two or more of rank ``r``."""

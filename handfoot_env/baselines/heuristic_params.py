@@ -27,42 +27,101 @@ class Param(NamedTuple):
 
 
 PARAMS: dict[str, Param] = {
-    "pair_bonus": Param(40.0, 0, 100, False, "discard score added to a card of a held natural pair (a ticket to the pile)"),
-    "feed_penalty": Param(3.0, -40, 30, False, "discard score added to a rank on the next side's table when it may take the "
-                          "pile (negative: such a rank is a safe discard, since they put those naturals down)"),
-    "late_stock": Param(4.0, 0, 10, False, "the deal is late below this many stock cards per player (wilds then go anywhere)"),
-    "keep_two_stock": Param(30.0, 0, 100, False, "on the foot, keep two cards while the stock holds more than this, unless going out wins"),
-    "held_card_value": Param(8.0, 0, 20, False, "points an opponent's held card (hand or foot) is guessed to cost them"),
+    "pair_bonus": Param(
+        40.0, 0, 100, False, "discard score added to a card of a held natural pair (a ticket to the pile)"
+    ),
+    "feed_penalty": Param(
+        3.0,
+        -40,
+        30,
+        False,
+        "discard score added to a rank on the next side's table when it may take the "
+        "pile (negative: such a rank is a safe discard, since they put those naturals down)",
+    ),
+    "late_stock": Param(
+        4.0, 0, 10, False, "the deal is late below this many stock cards per player (wilds then go anywhere)"
+    ),
+    "keep_two_stock": Param(
+        30.0, 0, 100, False, "on the foot, keep two cards while the stock holds more than this, unless going out wins"
+    ),
+    "held_card_value": Param(
+        8.0, 0, 20, False, "points an opponent's held card (hand or foot) is guessed to cost them"
+    ),
     "own_group_bonus": Param(30.0, 0, 60, False, "discard score added to a card that would go on our own group"),
-    "out_margin": Param(0.0, -500, 500, False, "points added to our side's estimate when judging whether going out wins"),
-    "take_min_pile": Param(0.0, 0, 6, False, "take the discard pile (classic, partnership) only when it holds at least this many cards"),
+    "out_margin": Param(
+        0.0, -500, 500, False, "points added to our side's estimate when judging whether going out wins"
+    ),
+    "take_min_pile": Param(
+        0.0, 0, 6, False, "take the discard pile (classic, partnership) only when it holds at least this many cards"
+    ),
     "wild_pairs": Param(1.0, 1, 1, True, "1: put a natural pair down with a wild; 0: keep pairs in hand"),
     "extra_protected": Param(0.0, 0, 5, True, "clean groups kept clean beyond the clean books still needed"),
-    "black_three_worth_score": Param(-100.0, -100, -100, False, "discard score of a black three when the pile is worth taking"),
+    "black_three_worth_score": Param(
+        -100.0, -100, -100, False, "discard score of a black three when the pile is worth taking"
+    ),
     "black_three_score": Param(-40.0, -40, -40, False, "discard score of a black three otherwise"),
     "wild_stock": Param(OFF, 20, 300, False, "wilds go onto groups only while the stock holds fewer cards than this"),
     "new_group_min": Param(3.0, 3, 3, True, "naturals in hand needed to start a new clean group after opening"),
     "clean_min_size": Param(OFF, 3, 8, True, "a clean group of at least this many cards is kept clean"),
     "wild_min_group": Param(0.0, 0, 6, True, "wilds go only onto groups of at least this many cards"),
     "max_group_wilds": Param(3.0, 2, 4, True, "wilds go only onto groups holding fewer wilds than this"),
-    "hold_pairs_pile": Param(OFF, OFF, OFF, False, "while the pile holds at least this many cards, natural pairs stay in hand "
-                             "(tickets to it)"),
-    "block_pile_size": Param(OFF, 5, 60, False, "discard a 2 (blocking the next take) once the pile holds this many cards"),
+    "hold_pairs_pile": Param(
+        OFF,
+        OFF,
+        OFF,
+        False,
+        "while the pile holds at least this many cards, natural pairs stay in hand (tickets to it)",
+    ),
+    "block_pile_size": Param(
+        OFF, 5, 60, False, "discard a 2 (blocking the next take) once the pile holds this many cards"
+    ),
     "wilds_first": Param(0.0, 0, 0, True, "1: wilds go onto groups before pairs go down with a wild"),
-    "protect_always": Param(0.0, 0, 1, True, "1: keep extra_protected clean groups clean even once the clean books are made"),
-    "dirty_preference": Param(0.0, 0, 8, False, "group sizes a dirty group is treated as bigger by when choosing where a wild goes"),
-    "partner_card_weight": Param(1.0, -1, 1, False, "a partner's held cards in the going-out estimate: 1 as an opponent's, -1 as ours"),
-    "late_out_near": Param(0.0, 0, 1, True, "1: the deal counts as late once another side could go out (wilds go anywhere)"),
+    "protect_always": Param(
+        0.0, 0, 1, True, "1: keep extra_protected clean groups clean even once the clean books are made"
+    ),
+    "dirty_preference": Param(
+        0.0, 0, 8, False, "group sizes a dirty group is treated as bigger by when choosing where a wild goes"
+    ),
+    "partner_card_weight": Param(
+        1.0, -1, 1, False, "a partner's held cards in the going-out estimate: 1 as an opponent's, -1 as ours"
+    ),
+    "late_out_near": Param(
+        0.0, 0, 1, True, "1: the deal counts as late once another side could go out (wilds go anywhere)"
+    ),
     "rush_out_near": Param(0.0, 0, 1, True, "1: stop keeping two cards on the foot once another side could go out"),
-    "feed_pile_min": Param(6.0, 0, 10, True, "the next side 'may take the pile' (feed_penalty) when it holds at least this many cards"),
-    "window_rank_score": Param(0.0, -40, 40, False, "discard score added to a rank among the pile's top cards (thrown lately)"),
-    "value_weight": Param(1.0, -1, 3, False, "weight of a natural's card value in its discard score (low cards go first)"),
-    "danger_weight": Param(0.0, 0, 200, False, "discard score added to a natural times the pair model's chance that the "
-                           "next player holds a pair of it (and so may take the pile)"),
-    "keep_wilds": Param(0.0, 0, 2, True, "wilds kept in hand rather than put on groups (they start new groups with "
-                        "pairs, and go down whenever needed to go out)"),
-    "keep_wilds_min_hand": Param(2.0, 2, 4, True, "keep_wilds holds only while at least this many other cards are in hand "
-                                 "(with fewer, the wild goes down: the hand empties sooner)"),
+    "feed_pile_min": Param(
+        6.0, 0, 10, True, "the next side 'may take the pile' (feed_penalty) when it holds at least this many cards"
+    ),
+    "window_rank_score": Param(
+        0.0, -40, 40, False, "discard score added to a rank among the pile's top cards (thrown lately)"
+    ),
+    "value_weight": Param(
+        1.0, -1, 3, False, "weight of a natural's card value in its discard score (low cards go first)"
+    ),
+    "danger_weight": Param(
+        0.0,
+        0,
+        200,
+        False,
+        "discard score added to a natural times the pair model's chance that the "
+        "next player holds a pair of it (and so may take the pile)",
+    ),
+    "keep_wilds": Param(
+        0.0,
+        0,
+        2,
+        True,
+        "wilds kept in hand rather than put on groups (they start new groups with "
+        "pairs, and go down whenever needed to go out)",
+    ),
+    "keep_wilds_min_hand": Param(
+        2.0,
+        2,
+        4,
+        True,
+        "keep_wilds holds only while at least this many other cards are in hand "
+        "(with fewer, the wild goes down: the hand empties sooner)",
+    ),
 }
 # The pair model: a logistic regression over these features of a rank, as the discarding
 # seat sees them, for "the next player holds two or more of this rank".  Its weights are
@@ -81,8 +140,12 @@ PAIR_FEATURES: dict[str, str] = {
     "known_one": "the next player surely holds exactly one of the rank (it took it from the pile)",
     "known_two": "the next player surely holds two or more of the rank (it took them from the pile)",
 }
-PARAMS.update({f"pair_{feature}": Param(0.0, 0.0, 0.0, False, f"pair model weight of: {what}")
-               for feature, what in PAIR_FEATURES.items()})
+PARAMS.update(
+    {
+        f"pair_{feature}": Param(0.0, 0.0, 0.0, False, f"pair model weight of: {what}")
+        for feature, what in PAIR_FEATURES.items()
+    }
+)
 NAMES = tuple(PARAMS)
 DEFAULT_PARAMS = np.array([p.default for p in PARAMS.values()], dtype=np.float64)
 # Model files store their advisor's numbers as an array with these names beside it; files
@@ -92,11 +155,39 @@ ADDED_IN_0_4 = ("keep_wilds", "keep_wilds_min_hand")
 NAMES_BEFORE_0_4 = tuple(name for name in NAMES if name not in ADDED_IN_0_4)
 
 # The compiled heuristic indexes the array with these.
-(PAIR_BONUS, FEED_PENALTY, LATE_STOCK, KEEP_TWO_STOCK, HELD_CARD_VALUE, OWN_GROUP_BONUS, OUT_MARGIN, TAKE_MIN_PILE,
- WILD_PAIRS, EXTRA_PROTECTED, BLACK_THREE_WORTH_SCORE, BLACK_THREE_SCORE, WILD_STOCK, NEW_GROUP_MIN, CLEAN_MIN_SIZE,
- WILD_MIN_GROUP, MAX_GROUP_WILDS, HOLD_PAIRS_PILE, BLOCK_PILE_SIZE, WILDS_FIRST, PROTECT_ALWAYS,
- DIRTY_PREFERENCE, PARTNER_CARD_WEIGHT, LATE_OUT_NEAR, RUSH_OUT_NEAR, FEED_PILE_MIN,
- WINDOW_RANK_SCORE, VALUE_WEIGHT, DANGER_WEIGHT, KEEP_WILDS, KEEP_WILDS_MIN_HAND) = range(NAMES.index("pair_bias"))
+(
+    PAIR_BONUS,
+    FEED_PENALTY,
+    LATE_STOCK,
+    KEEP_TWO_STOCK,
+    HELD_CARD_VALUE,
+    OWN_GROUP_BONUS,
+    OUT_MARGIN,
+    TAKE_MIN_PILE,
+    WILD_PAIRS,
+    EXTRA_PROTECTED,
+    BLACK_THREE_WORTH_SCORE,
+    BLACK_THREE_SCORE,
+    WILD_STOCK,
+    NEW_GROUP_MIN,
+    CLEAN_MIN_SIZE,
+    WILD_MIN_GROUP,
+    MAX_GROUP_WILDS,
+    HOLD_PAIRS_PILE,
+    BLOCK_PILE_SIZE,
+    WILDS_FIRST,
+    PROTECT_ALWAYS,
+    DIRTY_PREFERENCE,
+    PARTNER_CARD_WEIGHT,
+    LATE_OUT_NEAR,
+    RUSH_OUT_NEAR,
+    FEED_PILE_MIN,
+    WINDOW_RANK_SCORE,
+    VALUE_WEIGHT,
+    DANGER_WEIGHT,
+    KEEP_WILDS,
+    KEEP_WILDS_MIN_HAND,
+) = range(NAMES.index("pair_bias"))
 PAIR_WEIGHTS = NAMES.index("pair_bias")  # the pair model's weights follow, in PAIR_FEATURES order
 NUM_PAIR_FEATURES = len(PAIR_FEATURES)
 
@@ -117,7 +208,7 @@ def params_from_names(names: tuple[str, ...] | list[str] | None, values: np.ndar
     take their defaults."""
     values = np.asarray(values, dtype=np.float64)
     if names is None:
-        names = NAMES if len(values) == len(NAMES) else NAMES_BEFORE_0_4[:len(values)]
+        names = NAMES if len(values) == len(NAMES) else NAMES_BEFORE_0_4[: len(values)]
     if len(names) != len(values):
         raise ValueError(f"{len(values)} heuristic numbers for {len(names)} names")
     return params_array(dict(zip(names, values)))
@@ -146,8 +237,12 @@ def params_json(array: np.ndarray, **info) -> str:
     """A variant as the JSON ``save_params`` writes: every number by name, the changed ones
     listed apart, and ``info`` (preset, players, how it was found)."""
     changed = {n: v for n, v in params_dict(array).items() if v != PARAMS[n].default}
-    return json.dumps({"format": "handfoot-heuristic-params", "params": params_dict(array), "changed": changed, **info},
-                      indent=2) + "\n"
+    return (
+        json.dumps(
+            {"format": "handfoot-heuristic-params", "params": params_dict(array), "changed": changed, **info}, indent=2
+        )
+        + "\n"
+    )
 
 
 def save_params(path: str | Path, array: np.ndarray, **info) -> None:

@@ -2,4 +2,4 @@
 
 from handfoot_env.reference.game import DRAW_PHASE, GAME_OVER, PLAY_PHASE, Game
 
-__all__ = ["Game", "DRAW_PHASE", "PLAY_PHASE", "GAME_OVER"]
+__all__ = ["DRAW_PHASE", "GAME_OVER", "PLAY_PHASE", "Game"]

@@ -124,8 +124,12 @@ class Game:
     def card_counts_by_place(self) -> dict[str, list[int]]:
         """Every card's place, as counts per kind (for the conservation invariant)."""
         places: dict[str, list[int]] = {}
-        places["stock"] = np.bincount(CARD_KIND[self.stock], minlength=NUM_KINDS).tolist() if self.stock else [0] * NUM_KINDS
-        places["pile"] = np.bincount(CARD_KIND[self.pile], minlength=NUM_KINDS).tolist() if self.pile else [0] * NUM_KINDS
+        places["stock"] = (
+            np.bincount(CARD_KIND[self.stock], minlength=NUM_KINDS).tolist() if self.stock else [0] * NUM_KINDS
+        )
+        places["pile"] = (
+            np.bincount(CARD_KIND[self.pile], minlength=NUM_KINDS).tolist() if self.pile else [0] * NUM_KINDS
+        )
         for i, seat in enumerate(self.seats):
             places[f"hand{i}"] = list(seat.hand)
             places[f"foot{i}"] = list(seat.foot)
@@ -144,4 +148,4 @@ class Game:
         return places
 
 
-__all__ = ["Game", "DRAW_PHASE", "PLAY_PHASE", "GAME_OVER"]
+__all__ = ["DRAW_PHASE", "GAME_OVER", "PLAY_PHASE", "Game"]

@@ -5,7 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from handfoot_env.cards import (
-    BLACK_THREE, KIND_VALUES, NUM_KINDS, NUM_NATURALS, RED_THREE, card_id_counts, deck_counts, natural_kind,
+    BLACK_THREE,
+    KIND_VALUES,
+    NUM_KINDS,
+    NUM_NATURALS,
+    RED_THREE,
+    card_id_counts,
+    deck_counts,
+    natural_kind,
     suited_id,
 )
 from handfoot_env.reference import rule_facts as facts
@@ -40,8 +47,11 @@ def check_position(game: Game, mask: np.ndarray | None = None, whole_pack: bool 
         if RED_THREE in game.pile:
             raise InvariantError("a red three is in the discard pile")
     for o, side in enumerate(game.sides):
-        unfinished = [(type(g).__name__, getattr(g, "rank", getattr(g, "suit", 0)))
-                      for g in side.groups if g.size < rules.book_size]
+        unfinished = [
+            (type(g).__name__, getattr(g, "rank", getattr(g, "suit", 0)))
+            for g in side.groups
+            if g.size < rules.book_size
+        ]
         if len(unfinished) != len(set(unfinished)):
             raise InvariantError(f"owner {o} has two unfinished melds of one rank or suit: {side.groups}")
         if side.groups and not side.opened:
@@ -62,7 +72,9 @@ def check_position(game: Game, mask: np.ndarray | None = None, whole_pack: bool 
             raise InvariantError(f"seat {i} plays from the foot but still has one")
         held = np.asarray(seat.hand) + sum((np.asarray(g.counts()) for g in seat.staged), np.zeros(NUM_KINDS, int))
         if min(seat.known) < 0 or (np.asarray(seat.known) > held).any():
-            raise InvariantError(f"seat {i} is known to hold {seat.known}, more than its hand and staged cards {held.tolist()}")
+            raise InvariantError(
+                f"seat {i} is known to hold {seat.known}, more than its hand and staged cards {held.tolist()}"
+            )
     if game.phase != GAME_OVER and not (game.legal_mask() if mask is None else mask).any():
         raise InvariantError("no legal action in a position that is not over")
 
@@ -85,12 +97,17 @@ def _check_suits(game: Game) -> None:
         for g in seat.staged:
             for k, c in enumerate(g.counts()):
                 staged_kinds[k] += c
-        for name, kinds, suits in (("hand", seat.hand, seat.hand_suits), ("foot", seat.foot, seat.foot_suits),
-                                   ("staged", staged_kinds, seat.staged_suits)):
+        for name, kinds, suits in (
+            ("hand", seat.hand, seat.hand_suits),
+            ("foot", seat.foot, seat.foot_suits),
+            ("staged", staged_kinds, seat.staged_suits),
+        ):
             for r in range(NUM_NATURALS):
                 column = [suits[s][r] for s in range(4)]
                 if min(column) < 0 or sum(column) != kinds[natural_kind(r)]:
-                    raise InvariantError(f"seat {i}'s {name} suits {column} disagree with its {kinds[natural_kind(r)]} naturals of rank {r}")
+                    raise InvariantError(
+                        f"seat {i}'s {name} suits {column} disagree with its {kinds[natural_kind(r)]} naturals of rank {r}"
+                    )
     pack = card_id_counts(int(game.rules.num_decks), True)
     seen = np.zeros_like(pack)
     for cards in (game.stock, game.pile):
@@ -116,7 +133,9 @@ def recount_deal(result, rules) -> tuple[int, ...]:
         score = melded + clean * rules.clean_book_bonus + dirty * rules.dirty_book_bonus
         red = int(table[RED_THREE])
         opened = result.final_opened[owner]
-        score += red * (-rules.red_three_bonus if rules.red_three_unopened_penalty and not opened else rules.red_three_bonus)
+        score += red * (
+            -rules.red_three_bonus if rules.red_three_unopened_penalty and not opened else rules.red_three_bonus
+        )
         if result.went_out is not None and facts.owner_of(rules, result.went_out) == owner:
             score += rules.going_out_bonus
         for seat in facts.members_of(rules, owner):
@@ -127,4 +146,3 @@ def recount_deal(result, rules) -> tuple[int, ...]:
                 score -= int(held[RED_THREE]) * rules.red_three_unlaid_penalty
         scores.append(score)
     return tuple(scores)
-

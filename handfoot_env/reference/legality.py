@@ -93,7 +93,9 @@ def candidates(game: Game) -> list[int]:
         if rules.runs:
             out.extend(
                 A.discard_suited(suit, r)
-                for suit in range(NUM_SUITS) for r in range(NUM_NATURALS) if seat.hand_suits[suit][r]
+                for suit in range(NUM_SUITS)
+                for r in range(NUM_NATURALS)
+                if seat.hand_suits[suit][r]
             )
     return out
 
@@ -166,8 +168,7 @@ def take_problem(game: Game, hand: list[int] | None = None, staged: list[Meld] |
         minimum = game.minimum(game.owner())
         if total < minimum:
             return (
-                f"the top card, your pair and your staged groups make {total} points; "
-                f"the opening minimum is {minimum}"
+                f"the top card, your pair and your staged groups make {total} points; the opening minimum is {minimum}"
             )
     # The 2-card rule applies to the take as to any meld.
     to_hand = len(game.pile) - 1
@@ -264,10 +265,7 @@ def meld_problem(game: Game, act: A.Action) -> str | None:
         minimum = game.minimum(game.owner())
         if total < minimum:  # staged only: the cards wait, a discard must remain
             if cards_left < 1:
-                return (
-                    f"staging these cards ({total} of the {minimum} needed to open) would leave "
-                    "no card to discard"
-                )
+                return f"staging these cards ({total} of the {minimum} needed to open) would leave no card to discard"
             if game.phase == DRAW_PHASE and len(game.stock) < rules.draw_count:
                 hand = list(seat.hand)
                 for k in range(NUM_KINDS):

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from handfoot_env import actions as A
 from handfoot_env.cards import JOKER, KIND_NAMES, NUM_KINDS, NUM_NATURALS, SUIT_NAMES, TWO, natural_kind
 from handfoot_env.reference.state import (
-    Group, Meld, Run, TwosBook, unfinished_group, unfinished_run, unfinished_twos_book,
+    Group,
+    Meld,
+    Run,
+    TwosBook,
+    unfinished_group,
+    unfinished_run,
+    unfinished_twos_book,
 )
 from handfoot_env.rules import Rules
 

@@ -17,7 +17,7 @@ def observe(game: Game, seat: int) -> np.ndarray:
     obs = np.zeros(O.OBS_SIZE, dtype=np.float32)
     me = game.seats[seat]
     my_owner = facts.owner_of(rules, seat)
-    obs[O.HAND:O.HAND + NUM_KINDS] = me.hand
+    obs[O.HAND : O.HAND + NUM_KINDS] = me.hand
     for group in me.staged:
         for kind, count in enumerate(group.counts()):
             obs[O.STAGED + kind] += count
@@ -33,7 +33,7 @@ def observe(game: Game, seat: int) -> np.ndarray:
         obs[base + O.SEAT_HELD] = s.hand_size + staged
         obs[base + O.SEAT_FOOT] = 0 if s.on_foot else sum(s.foot)
         obs[base + O.SEAT_ON_FOOT] = s.on_foot
-        obs[O.SEAT_KNOWN + slot * NUM_KINDS:O.SEAT_KNOWN + (slot + 1) * NUM_KINDS] = s.known
+        obs[O.SEAT_KNOWN + slot * NUM_KINDS : O.SEAT_KNOWN + (slot + 1) * NUM_KINDS] = s.known
 
     for slot, owner in enumerate(O.relative_owners(my_owner, rules.num_owners)):
         side = game.sides[owner]
@@ -50,7 +50,7 @@ def observe(game: Game, seat: int) -> np.ndarray:
         for group in side.groups:
             if isinstance(group, Group) and group.size < rules.book_size:
                 at = base + O.OWNER_GROUPS + 3 * group.rank
-                obs[at:at + 3] = (group.naturals, group.twos, group.jokers)
+                obs[at : at + 3] = (group.naturals, group.twos, group.jokers)
 
     obs[O.PILE_SIZE] = len(game.pile)
     if game.pile:
@@ -63,7 +63,7 @@ def observe(game: Game, seat: int) -> np.ndarray:
             window = 0  # house: only the top discard is ever taken
         elif rules.pile_take_count is not None:
             window = min(window, max(rules.pile_take_count - 1, 0))
-        for kind in pile[len(pile) - 1 - window:len(pile) - 1]:
+        for kind in pile[len(pile) - 1 - window : len(pile) - 1]:
             obs[O.PILE_TAKE_WINDOW + kind] += 1
 
     obs[O.GAME_DRAW_PHASE] = game.phase == DRAW_PHASE
@@ -86,7 +86,7 @@ def _put_runs_and_twos(melds: list[Meld], book_size: int, obs: np.ndarray, runs_
         if meld.size >= book_size:
             continue
         if isinstance(meld, Run):
-            obs[runs_at + 2 * meld.suit:runs_at + 2 * meld.suit + 2] = (meld.length, meld.low)
+            obs[runs_at + 2 * meld.suit : runs_at + 2 * meld.suit + 2] = (meld.length, meld.low)
         elif isinstance(meld, TwosBook):
             obs[twos_at] = meld.twos
 
@@ -95,14 +95,15 @@ def _observe_house(game: Game, seat: int, obs: np.ndarray) -> None:
     """The ``house`` block: suited hand, the top discard's suit, runs and books of 2s."""
     rules = game.rules
     me = game.seats[seat]
-    obs[O.HOUSE_HAND:O.HOUSE_PILE_SUIT] = np.asarray(me.hand_suits).reshape(-1)
+    obs[O.HOUSE_HAND : O.HOUSE_PILE_SUIT] = np.asarray(me.hand_suits).reshape(-1)
     if game.pile and CARD_SUIT[game.pile[-1]] >= 0:
         obs[O.HOUSE_PILE_SUIT + int(CARD_SUIT[game.pile[-1]])] = 1
     _put_runs_and_twos(me.staged, rules.book_size, obs, O.HOUSE_STAGED_RUNS, O.HOUSE_STAGED_TWOS)
     for slot, owner in enumerate(O.relative_owners(facts.owner_of(rules, seat), rules.num_owners)):
         base = O.HOUSE_OWNERS + slot * O.HOUSE_OWNER_FIELDS
-        _put_runs_and_twos(game.sides[owner].groups, rules.book_size, obs, base + O.HOUSE_OWNER_RUNS,
-                           base + O.HOUSE_OWNER_TWOS)
+        _put_runs_and_twos(
+            game.sides[owner].groups, rules.book_size, obs, base + O.HOUSE_OWNER_RUNS, base + O.HOUSE_OWNER_TWOS
+        )
     obs[O.HOUSE_RULE_RUNS] = rules.runs
     obs[O.HOUSE_RULE_TWOS_BOOKS] = rules.books_of_twos
     obs[O.HOUSE_RULE_ONE_PLUS_DISCARD] = rules.draw_one_plus_discard

@@ -84,7 +84,9 @@ def validate_record(record: Any, name: str = "record") -> None:
     if record.get("format") != FORMAT:
         raise RecordError(f"{name}: not a handfoot record (format is {record.get('format')!r}, expected {FORMAT!r})")
     if record.get("version") != VERSION:
-        raise RecordError(f"{name}: record version {record.get('version')!r} is not supported (this build reads {VERSION})")
+        raise RecordError(
+            f"{name}: record version {record.get('version')!r} is not supported (this build reads {VERSION})"
+        )
     for key in ("rules", "seed", "actions"):
         if key not in record:
             raise RecordError(f"{name}: missing field {key!r}")
@@ -115,9 +117,7 @@ def start_game(record: dict[str, Any]) -> Game:
         raise RecordError(f"record cannot start: {exc}") from None
 
 
-def replay(
-    record: dict[str, Any], on_step: Callable[[Game, int, int], None] | None = None
-) -> Game:
+def replay(record: dict[str, Any], on_step: Callable[[Game, int, int], None] | None = None) -> Game:
     """Replay a record action by action; ``on_step(game, index, action)`` runs before each."""
     game = start_game(record)
     for index, action in enumerate(record["actions"]):
@@ -135,13 +135,18 @@ def replay(
             raise RecordError(
                 f"record does not match its replay: stored totals {result['totals']}, replayed {game.totals}"
             )
-        if "deal_scores" in result and [list(s) for s in result["deal_scores"]] != [list(d.scores) for d in game.deal_results]:
+        if "deal_scores" in result and [list(s) for s in result["deal_scores"]] != [
+            list(d.scores) for d in game.deal_results
+        ]:
             raise RecordError("record does not match its replay: deal scores differ")
         if "winners" in result and game.is_over and list(result["winners"]) != game.winners():
-            raise RecordError(f"record does not match its replay: stored winners {result['winners']}, "
-                              f"replayed {game.winners()}")
+            raise RecordError(
+                f"record does not match its replay: stored winners {result['winners']}, replayed {game.winners()}"
+            )
         if result.get("over") and not game.is_over:
-            raise RecordError(f"record is truncated: it says the game ended, but the replay stops after {len(record['actions'])} actions")
+            raise RecordError(
+                f"record is truncated: it says the game ended, but the replay stops after {len(record['actions'])} actions"
+            )
     return game
 
 

@@ -39,8 +39,19 @@ from typing import Any
 import numpy as np
 
 from handfoot_env.cards import (
-    CARD_KIND, CARD_SUIT, JOKER, NUM_CARD_IDS, NUM_SUITS, RED_THREE, TWO, card_id_counts, card_name,
-    is_natural, parse_card, rank_of, suited_id,
+    CARD_KIND,
+    CARD_SUIT,
+    JOKER,
+    NUM_CARD_IDS,
+    NUM_SUITS,
+    RED_THREE,
+    TWO,
+    card_id_counts,
+    card_name,
+    is_natural,
+    parse_card,
+    rank_of,
+    suited_id,
 )
 from handfoot_env.errors import ScenarioError
 from handfoot_env.reference import rule_facts as facts
@@ -50,8 +61,21 @@ from handfoot_env.reference.state import Group, Meld, Run, Seat, Side, TwosBook
 from handfoot_env.rules import Rules, require_supported
 from handfoot_env.strict_yaml import load_yaml
 
-_KEYS = {"preset", "rules", "seed", "deal", "to_move", "dealer", "start", "phase", "seats", "tables", "pile",
-         "stock", "scores"}
+_KEYS = {
+    "preset",
+    "rules",
+    "seed",
+    "deal",
+    "to_move",
+    "dealer",
+    "start",
+    "phase",
+    "seats",
+    "tables",
+    "pile",
+    "stock",
+    "scores",
+}
 
 
 class _Pack:
@@ -97,11 +121,15 @@ def _meld(cards: list[int], rules: Rules, where: str) -> Meld:
         suits = {int(CARD_SUIT[c]) for c in cards}
         ranks = sorted(rank_of(k) for k in naturals)
         if len(naturals) != len(kinds) or len(suits) != 1 or ranks != list(range(ranks[0], ranks[0] + len(ranks))):
-            raise ScenarioError(f"{where}: a run is naturals of one suit in sequence, got {' '.join(map(card_name, cards))}")
+            raise ScenarioError(
+                f"{where}: a run is naturals of one suit in sequence, got {' '.join(map(card_name, cards))}"
+            )
         meld = Run(suits.pop(), ranks[0], len(ranks))
     else:
         if not naturals or len(set(naturals)) != 1:
-            raise ScenarioError(f"{where}: a group needs naturals of exactly one rank, got {' '.join(map(card_name, cards))}")
+            raise ScenarioError(
+                f"{where}: a group needs naturals of exactly one rank, got {' '.join(map(card_name, cards))}"
+            )
         if any(not is_natural(k) and k not in (TWO, JOKER) for k in kinds):
             raise ScenarioError(f"{where}: a group holds only naturals, 2s and jokers")
         meld = Group(rank_of(naturals[0]), len(naturals), kinds.count(TWO), kinds.count(JOKER))

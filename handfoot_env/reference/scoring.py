@@ -70,7 +70,7 @@ def held_penalty(cards: list[int], rules) -> int:
     return cost
 
 
-def score_deal(game: "Game", went_out: int | None, ended_by: str = GOING_OUT) -> DealResult:
+def score_deal(game: Game, went_out: int | None, ended_by: str = GOING_OUT) -> DealResult:
     rules = game.rules
     owners = []
     for owner, side in enumerate(game.sides):

@@ -53,7 +53,7 @@ class Group:
         out[JOKER] = self.jokers
         return out
 
-    def copy(self) -> "Group":
+    def copy(self) -> Group:
         return Group(self.rank, self.naturals, self.twos, self.jokers)
 
 
@@ -87,7 +87,7 @@ class Run:
             out[natural_kind(r)] += 1
         return out
 
-    def copy(self) -> "Run":
+    def copy(self) -> Run:
         return Run(self.suit, self.low, self.length)
 
 
@@ -114,7 +114,7 @@ class TwosBook:
         out[TWO] = self.twos
         return out
 
-    def copy(self) -> "TwosBook":
+    def copy(self) -> TwosBook:
         return TwosBook(self.twos)
 
 

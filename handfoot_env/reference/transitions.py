@@ -28,15 +28,7 @@ from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import deal, legality
 from handfoot_env.reference.melds import meld_plan
 from handfoot_env.reference.scoring import GOING_OUT, NO_LEGAL_ACTION, STOCK_EXHAUSTED, score_deal
-from handfoot_env.reference.state import (
-    DRAW_PHASE,
-    GAME_OVER,
-    PLAY_PHASE,
-    Group,
-    Seat,
-    Side,
-    unfinished_group,
-)
+from handfoot_env.reference.state import DRAW_PHASE, GAME_OVER, PLAY_PHASE, Group, Seat, Side, unfinished_group
 
 if TYPE_CHECKING:
     from handfoot_env.reference.game import Game

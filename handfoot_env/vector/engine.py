@@ -21,12 +21,13 @@ import numpy as np
 
 from handfoot_env import actions as A
 from handfoot_env.errors import IllegalActionError
+from handfoot_env.kernel_cache import compile_once
 from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules, require_supported
-from handfoot_env.kernel_cache import compile_once
 from handfoot_env.vector import batch
 from handfoot_env.vector.legality import REASONS
 from handfoot_env.vector.state import OVER, fill_packs, make_packs, state_dtype
+
 
 def compile_engine() -> None:
     """Run every engine kernel once (serial and parallel, each preset), so that all compile."""
@@ -90,8 +91,11 @@ class VectorEngine:
         self._masks = np.zeros((self.batch_size, A.NUM_ACTIONS), dtype=bool)
         self._obs = np.zeros((self.batch_size, OBS_SIZE), dtype=np.float32)
         # The outcome of the last step, rewritten by the next one (copy to keep).
-        self._outcome = StepOutcome(np.zeros(self.batch_size, dtype=bool), np.zeros(self.batch_size, dtype=bool),
-                                    np.zeros((self.batch_size, rules.num_owners), dtype=np.int64))
+        self._outcome = StepOutcome(
+            np.zeros(self.batch_size, dtype=bool),
+            np.zeros(self.batch_size, dtype=bool),
+            np.zeros((self.batch_size, rules.num_owners), dtype=np.int64),
+        )
         self._errors = np.zeros(self.batch_size, dtype=np.int64)
         self.reset(seed)
 
@@ -180,7 +184,9 @@ class VectorEngine:
         if self._check_kernel(self.states, self.kernel_rules, actions, active, self._errors):
             bad = int(np.flatnonzero(self._errors)[0])
             action = int(actions[bad])
-            raise IllegalActionError(action, A.describe(action, self.rules), f"{self._game(bad)}{REASONS[self._errors[bad]]}")
+            raise IllegalActionError(
+                action, A.describe(action, self.rules), f"{self._game(bad)}{REASONS[self._errors[bad]]}"
+            )
         outcome = self._outcome
         if self._apply_kernel(self.states, self.packs, self.kernel_rules, actions, active, *outcome):
             done = np.flatnonzero(outcome.game_over)
@@ -190,7 +196,7 @@ class VectorEngine:
         return outcome
 
     def _game(self, b: int) -> str:
-        """"game b: " naming the game in an error, when there is more than one."""
+        """ "game b: " naming the game in an error, when there is more than one."""
         return f"game {b}: " if self.batch_size > 1 else ""
 
     def reset_games(self, index: np.ndarray) -> np.ndarray:

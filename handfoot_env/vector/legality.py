@@ -13,7 +13,15 @@ from numba import njit
 
 from handfoot_env import actions as A
 from handfoot_env.cards import (
-    CARD_KIND, CARD_SUIT, FIRST_NATURAL, JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, TWO,
+    CARD_KIND,
+    CARD_SUIT,
+    FIRST_NATURAL,
+    JOKER,
+    KIND_VALUES,
+    NUM_KINDS,
+    NUM_NATURALS,
+    NUM_SUITS,
+    TWO,
 )
 from handfoot_env.rule_facts import meets_books as meets_books_in_deal
 from handfoot_env.rule_facts import opening_minimum, owner_of, wilds_allowed
@@ -65,12 +73,45 @@ REASONS = (
     f"the action is out of range: actions are 0..{A.NUM_ACTIONS - 1}",
 )
 (
-    R_LEGAL, R_OVER, R_DRAWN, R_STOCK_LOW, R_TAKE_PHASE, R_TAKE_NONE, R_PILE_EMPTY, R_BLOCKED,
-    R_PILE_SMALL, R_NOT_OPENED, R_NO_PAIR, R_TAKE_OVERFLOW, R_TAKE_MINIMUM, R_KEEP_TWO,
-    R_MUST_DISCARD, R_MELD_PHASE, R_GROUP_EXISTS, R_NO_GROUP, R_NOT_HELD, R_WILDS, R_NO_DISCARD,
-    R_STRANDED, R_DISCARD_PHASE, R_NO_CARD, R_CANNOT_GO_OUT, R_TOO_BIG,
-    R_STOCK_EMPTY, R_FROZEN, R_SUITED_DISCARD, R_NOT_SUITED, R_NO_RUNS, R_NO_TWOS_BOOKS, R_RUN_EXISTS,
-    R_NO_RUN, R_RUN_AT_FOUR, R_RUN_AT_ACE, R_TWOS_EXISTS, R_NO_TWOS, R_OUT_OF_RANGE,
+    R_LEGAL,
+    R_OVER,
+    R_DRAWN,
+    R_STOCK_LOW,
+    R_TAKE_PHASE,
+    R_TAKE_NONE,
+    R_PILE_EMPTY,
+    R_BLOCKED,
+    R_PILE_SMALL,
+    R_NOT_OPENED,
+    R_NO_PAIR,
+    R_TAKE_OVERFLOW,
+    R_TAKE_MINIMUM,
+    R_KEEP_TWO,
+    R_MUST_DISCARD,
+    R_MELD_PHASE,
+    R_GROUP_EXISTS,
+    R_NO_GROUP,
+    R_NOT_HELD,
+    R_WILDS,
+    R_NO_DISCARD,
+    R_STRANDED,
+    R_DISCARD_PHASE,
+    R_NO_CARD,
+    R_CANNOT_GO_OUT,
+    R_TOO_BIG,
+    R_STOCK_EMPTY,
+    R_FROZEN,
+    R_SUITED_DISCARD,
+    R_NOT_SUITED,
+    R_NO_RUNS,
+    R_NO_TWOS_BOOKS,
+    R_RUN_EXISTS,
+    R_NO_RUN,
+    R_RUN_AT_FOUR,
+    R_RUN_AT_ACE,
+    R_TWOS_EXISTS,
+    R_NO_TWOS,
+    R_OUT_OF_RANGE,
 ) = range(len(REASONS))
 
 START_NATURALS = np.array([c[0] for c in A.COMPOSITIONS], dtype=np.int64)
@@ -118,8 +159,9 @@ def cards_left_reason(s, rules, left, clean, dirty):
 
 
 @njit(cache=True)
-def take_reason(s, rules, pair_count, cards_in_hand, staged_value, staged_size, staged_wilds,
-                staged_clean, staged_dirty):
+def take_reason(
+    s, rules, pair_count, cards_in_hand, staged_value, staged_size, staged_wilds, staged_clean, staged_dirty
+):
     """Reference ``take_problem``, with the hand and staged groups given (they may be hypothetical).
 
     ``staged_size``/``staged_wilds`` describe the staged unfinished group of the top card's rank."""
@@ -218,8 +260,9 @@ def current_take_reason(s, rules):
             r = top - FIRST_NATURAL
             size = s.staged_groups[r, 0] + s.staged_groups[r, 1] + s.staged_groups[r, 2]
             wilds = s.staged_groups[r, 1] + s.staged_groups[r, 2]
-    return take_reason(s, rules, pair, hand_total(s, s.current), s.staged_value, size, wilds,
-                       s.staged_books[0], s.staged_books[1])
+    return take_reason(
+        s, rules, pair, hand_total(s, s.current), s.staged_value, size, wilds, s.staged_books[0], s.staged_books[1]
+    )
 
 
 @njit(cache=True)

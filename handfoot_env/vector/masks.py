@@ -60,7 +60,11 @@ def fill_mask(s, rules, mask):
                 if s.hand_suits[p, suit, rank] > 0:
                     allow(s, rules, mask, A.DISCARD_SUITED + NUM_NATURALS * suit + rank)
             for rank in range(A.RUN_STARTS):
-                if s.hand_suits[p, suit, rank] > 0 and s.hand_suits[p, suit, rank + 1] > 0 and s.hand_suits[p, suit, rank + 2] > 0:
+                if (
+                    s.hand_suits[p, suit, rank] > 0
+                    and s.hand_suits[p, suit, rank + 1] > 0
+                    and s.hand_suits[p, suit, rank + 2] > 0
+                ):
                     allow(s, rules, mask, A.START_RUN + A.RUN_STARTS * suit + rank)
             allow(s, rules, mask, A.EXTEND_RUN_DOWN + suit)
             allow(s, rules, mask, A.EXTEND_RUN_UP + suit)

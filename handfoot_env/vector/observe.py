@@ -8,9 +8,7 @@ from numba import njit
 
 from handfoot_env import observation as O
 from handfoot_env.cards import NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE
-from handfoot_env.vector.legality import (
-    KIND_OF_CARD, SUIT_OF_CARD, VALUES, hand_total, minimum, owner_of, staged_total,
-)
+from handfoot_env.vector.legality import KIND_OF_CARD, SUIT_OF_CARD, VALUES, hand_total, minimum, owner_of, staged_total
 from handfoot_env.vector.state import DRAW, PLAY
 
 

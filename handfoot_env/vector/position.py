@@ -47,7 +47,7 @@ def _write_melds(melds, book_size: int, groups, runs, book_ranks, books, cards) 
     return twos
 
 
-def write_position(states: np.ndarray, packs: np.ndarray, b: int, game: "Game") -> None:
+def write_position(states: np.ndarray, packs: np.ndarray, b: int, game: Game) -> None:
     """Copy the reference ``game``'s whole position into row ``b`` of ``states``/``packs``."""
     rules = game.rules
     fill_packs(states, packs, np.array([b]), np.array([game.seed]), rules)  # the later deals
@@ -77,8 +77,15 @@ def write_position(states: np.ndarray, packs: np.ndarray, b: int, game: "Game") 
     # Only the player to move ever has staged melds.
     staged = game.seats[game.current].staged if game.phase != "game_over" else []
     staged_cards = np.zeros(NUM_KINDS, dtype=np.int64)
-    s["staged_twos"] = _write_melds(staged, rules.book_size, s["staged_groups"], s["staged_runs"],
-                                    s["staged_book_ranks"], s["staged_books"], staged_cards)
+    s["staged_twos"] = _write_melds(
+        staged,
+        rules.book_size,
+        s["staged_groups"],
+        s["staged_runs"],
+        s["staged_book_ranks"],
+        s["staged_books"],
+        staged_cards,
+    )
     s["staged_cards"] = staged_cards
     s["staged_value"] = sum(g.value for g in staged)
     s["staged_suits"] = game.seats[game.current].staged_suits
@@ -87,8 +94,9 @@ def write_position(states: np.ndarray, packs: np.ndarray, b: int, game: "Game") 
         s[field][:] = 0
     for o, side in enumerate(game.sides):
         cards = np.zeros(NUM_KINDS, dtype=np.int64)
-        s["twos"][o] = _write_melds(side.groups, rules.book_size, s["groups"][o], s["runs"][o],
-                                    s["book_ranks"][o], s["books"][o], cards)
+        s["twos"][o] = _write_melds(
+            side.groups, rules.book_size, s["groups"][o], s["runs"][o], s["book_ranks"][o], s["books"][o], cards
+        )
         cards[RED_THREE] += side.red_threes
         s["table_cards"][o] = cards
         s["opened"][o] = side.opened
@@ -96,4 +104,3 @@ def write_position(states: np.ndarray, packs: np.ndarray, b: int, game: "Game") 
     s["deal_scores"][:] = 0
     for result in game.deal_results:
         s["deal_scores"][result.deal_index, : rules.num_owners] = result.scores
-

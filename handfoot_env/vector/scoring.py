@@ -46,5 +46,13 @@ def owner_deal_score(s, rules, owner, went_out):
         if s.on_foot[seat] == 0:
             held += held_cost(rules, s.foot[seat])
     out = went_out >= 0 and owner_of(rules, went_out) == owner
-    return deal_score(rules, melded, s.books[owner, 0], s.books[owner, 1], s.table_cards[owner, RED_THREE],
-                      s.opened[owner] != 0, out, held)
+    return deal_score(
+        rules,
+        melded,
+        s.books[owner, 0],
+        s.books[owner, 1],
+        s.table_cards[owner, RED_THREE],
+        s.opened[owner] != 0,
+        out,
+        held,
+    )

@@ -10,9 +10,22 @@ from handfoot_env.cards import FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, NU
 from handfoot_env.rule_facts import owner_of
 from handfoot_env.vector.deal import clear_staged, pick_up_foot, pop_stock, receive, start_deal
 from handfoot_env.vector.legality import (
-    DISCARD_ACTION, DRAW_ACTION, GROUP_ACTION, KIND_OF_CARD, RUN_ACTION, START_JOKERS, START_NATURALS,
-    START_TWOS, SUIT_OF_CARD, SUITED_DISCARD_ACTION, TAKE_ACTION, VALUES, current_take_reason, decode,
-    hand_total, minimum,
+    DISCARD_ACTION,
+    DRAW_ACTION,
+    GROUP_ACTION,
+    KIND_OF_CARD,
+    RUN_ACTION,
+    START_JOKERS,
+    START_NATURALS,
+    START_TWOS,
+    SUIT_OF_CARD,
+    SUITED_DISCARD_ACTION,
+    TAKE_ACTION,
+    VALUES,
+    current_take_reason,
+    decode,
+    hand_total,
+    minimum,
 )
 from handfoot_env.vector.masks import has_legal_action
 from handfoot_env.vector.scoring import owner_deal_score

@@ -166,16 +166,30 @@ def create_app() -> Starlette:
         return FileResponse(STATIC / "index.html")
 
     async def options(request: Request) -> Response:
-        return JSONResponse({"agents": list(AGENT_NAMES), "presets": {
-            name: {"players": list(player_counts(name)), "default": Rules.preset(name).num_players}
-            for name in PRESET_NAMES}})
+        return JSONResponse(
+            {
+                "agents": list(AGENT_NAMES),
+                "presets": {
+                    name: {"players": list(player_counts(name)), "default": Rules.preset(name).num_players}
+                    for name in PRESET_NAMES
+                },
+            }
+        )
 
     async def play(request: Request) -> Response:
         data = await body(request)
         rules = rules_from(data)
         partner = agent_name(data, "partner", "heuristic")
-        return opened(await run_in_threadpool(PlayTable, rules, seed_from(data), agent_name(data, "opponents", "heuristic"),
-                                              partner, agent_name(data, "hint", "heuristic")))
+        return opened(
+            await run_in_threadpool(
+                PlayTable,
+                rules,
+                seed_from(data),
+                agent_name(data, "opponents", "heuristic"),
+                partner,
+                agent_name(data, "hint", "heuristic"),
+            )
+        )
 
     async def act(request: Request) -> Response:
         data = await body(request)
@@ -192,8 +206,9 @@ def create_app() -> Starlette:
         names = data.get("agents", ["heuristic", "greedy"])
         if not isinstance(names, list) or not names:
             raise Refused("'agents' must be a list of agent names, one per seat (cycled)")
-        return opened(await run_in_threadpool(WatchTable, rules, seed_from(data),
-                                              [agent_name({"a": n}, "a", "") for n in names]))
+        return opened(
+            await run_in_threadpool(WatchTable, rules, seed_from(data), [agent_name({"a": n}, "a", "") for n in names])
+        )
 
     async def advance(request: Request) -> Response:
         data = await body(request)

@@ -75,8 +75,13 @@ class PlayTable:
         if self.game.is_over or self.game.current != HUMAN:
             raise Refused("a hint is for your own turn")
         action = agent_move(self.hint_agent, self.game)
-        return {"action": action, "text": A.describe(action, self.game.rules), "command": command_for(action, self.game),
-                "why": why(self.game, action), "agent": self.hint_agent.name}
+        return {
+            "action": action,
+            "text": A.describe(action, self.game.rules),
+            "command": command_for(action, self.game),
+            "why": why(self.game, action),
+            "agent": self.hint_agent.name,
+        }
 
     def record(self) -> dict[str, Any]:
         return to_record(self.game)
@@ -89,8 +94,11 @@ class PlayTable:
         if not isinstance(turn, int) or isinstance(turn, bool):
             raise Refused("'turn' must be the move number the page shows (an integer)")
         if turn != len(game.actions):
-            raise Refused(f"stale move: the game is at move {len(game.actions)}, this was for move {turn}; "
-                          "the page has been refreshed", status=409)
+            raise Refused(
+                f"stale move: the game is at move {len(game.actions)}, this was for move {turn}; "
+                "the page has been refreshed",
+                status=409,
+            )
         if game.is_over:
             raise Refused("the game is over: start a new one", status=409)
         if game.current != HUMAN:
@@ -114,7 +122,7 @@ class PlayTable:
             raise Refused("send either 'action' (an action index) or 'command' (e.g. \"m K K K\")")
         if command is not None:
             if not isinstance(command, str):
-                raise Refused("'command' must be text, e.g. \"m K K K\" or \"d 7\"")
+                raise Refused('\'command\' must be text, e.g. "m K K K" or "d 7"')
             try:
                 verb, actions = parse_command(self.game, command)
             except (CommandError, ValueError) as exc:
@@ -129,16 +137,29 @@ class PlayTable:
 
     def _apply(self, seat: int, action: int) -> None:
         deals = len(self.game.deal_results)
-        self.log.append({"seat": seat, "name": self.names[seat], "text": A.describe(action, self.game.rules),
-                         "deal": self.game.deal_index + 1})
+        self.log.append(
+            {
+                "seat": seat,
+                "name": self.names[seat],
+                "text": A.describe(action, self.game.rules),
+                "deal": self.game.deal_index + 1,
+            }
+        )
         try:
             self.game.step(action)
         except IllegalActionError as exc:  # checked before; never expected
             raise Refused(str(exc)) from None
         if len(self.game.deal_results) > deals:
             result = self.game.deal_results[-1]
-            self.log.append({"seat": None, "name": "", "text": f"deal {result.deal_index + 1} ended ({result.ended_by}): "
-                             + ", ".join(str(s) for s in result.scores), "deal": result.deal_index + 1})
+            self.log.append(
+                {
+                    "seat": None,
+                    "name": "",
+                    "text": f"deal {result.deal_index + 1} ended ({result.ended_by}): "
+                    + ", ".join(str(s) for s in result.scores),
+                    "deal": result.deal_index + 1,
+                }
+            )
             self.reviews.append(self._review(result.deal_index))
 
     def _agents_play(self) -> None:
@@ -156,9 +177,15 @@ class PlayTable:
         heuristic = make_agent("heuristic", rules=self.game.rules)
         for before, mine, theirs in changed[:COACHED_MOVES]:
             cost = (_play_out(before, theirs, heuristic) - _play_out(before, mine, heuristic)) * 1000
-            notes.append({"move": A.describe(mine, before.rules), "instead": A.describe(theirs, before.rules),
-                          "command": command_for(theirs, before), "tip": coach_note(before, mine, theirs),
-                          "cost": round(float(cost))})
+            notes.append(
+                {
+                    "move": A.describe(mine, before.rules),
+                    "instead": A.describe(theirs, before.rules),
+                    "command": command_for(theirs, before),
+                    "tip": coach_note(before, mine, theirs),
+                    "cost": round(float(cost)),
+                }
+            )
         notes.sort(key=lambda n: -n["cost"])
         return {"deal": deal_index + 1, "moves": len(moves), "changed": len(changed), "notes": notes}
 
@@ -257,7 +284,7 @@ class ReplayTable:
         if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= len(self.actions):
             raise Refused(f"'step' must be a move number from 0 to {len(self.actions)}")
         game = copy.deepcopy(self.snapshots[step // self.SNAPSHOT_EVERY])
-        for action in self.actions[len(game.actions):step]:
+        for action in self.actions[len(game.actions) : step]:
             game.step(action)
         self.game, self.step = game, step
 
@@ -265,8 +292,14 @@ class ReplayTable:
         seat = self.game.current if seat is None else seat
         view = position(self.game, seat, reveal=reveal)
         next_action = self.actions[self.step] if self.step < len(self.actions) else None
-        view.update(kind=self.kind, legal=[], step=self.step, steps=len(self.actions), deal_starts=self.deal_starts,
-                    next=A.describe(next_action, self.game.rules) if next_action is not None else None)
+        view.update(
+            kind=self.kind,
+            legal=[],
+            step=self.step,
+            steps=len(self.actions),
+            deal_starts=self.deal_starts,
+            next=A.describe(next_action, self.game.rules) if next_action is not None else None,
+        )
         return view
 
 

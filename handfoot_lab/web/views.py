@@ -11,15 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from handfoot_env import actions as A
-from handfoot_env.cards import (
-    CARD_KIND,
-    FIRST_NATURAL,
-    KIND_NAMES,
-    NUM_KINDS,
-    NUM_SUITS,
-    SUIT_LETTERS,
-    card_name,
-)
+from handfoot_env.cards import CARD_KIND, FIRST_NATURAL, KIND_NAMES, NUM_KINDS, NUM_SUITS, SUIT_LETTERS, card_name
 from handfoot_env.reference import Game
 from handfoot_env.reference.state import Group, Run, TwosBook
 from handfoot_lab.play import command_for
@@ -42,20 +34,34 @@ def cards_of(counts: list[int], suits: list[list[int]] | None) -> list[str]:
 
 def _meld(meld) -> dict[str, Any]:
     if isinstance(meld, Group):
-        return {"type": "group", "rank": KIND_NAMES[FIRST_NATURAL + meld.rank], "naturals": meld.naturals,
-                "twos": meld.twos, "jokers": meld.jokers, "size": meld.size, "clean": meld.is_clean}
+        return {
+            "type": "group",
+            "rank": KIND_NAMES[FIRST_NATURAL + meld.rank],
+            "naturals": meld.naturals,
+            "twos": meld.twos,
+            "jokers": meld.jokers,
+            "size": meld.size,
+            "clean": meld.is_clean,
+        }
     if isinstance(meld, Run):
-        return {"type": "run", "suit": SUIT_LETTERS[meld.suit], "low": KIND_NAMES[FIRST_NATURAL + meld.low],
-                "cards": [KIND_NAMES[FIRST_NATURAL + r] + SUIT_LETTERS[meld.suit] for r in range(meld.low, meld.high + 1)],
-                "size": meld.size, "clean": True}
+        return {
+            "type": "run",
+            "suit": SUIT_LETTERS[meld.suit],
+            "low": KIND_NAMES[FIRST_NATURAL + meld.low],
+            "cards": [KIND_NAMES[FIRST_NATURAL + r] + SUIT_LETTERS[meld.suit] for r in range(meld.low, meld.high + 1)],
+            "size": meld.size,
+            "clean": True,
+        }
     assert isinstance(meld, TwosBook)
     return {"type": "twos", "size": meld.size, "clean": True}
 
 
 def legal_moves(game: Game) -> list[dict[str, Any]]:
     """The legal actions of the player to move: index, kind, words, and the typed command."""
-    return [{"action": a, "kind": A.decode(a).kind, "text": A.describe(a, game.rules), "command": command_for(a, game)}
-            for a in game.legal_actions()]
+    return [
+        {"action": a, "kind": A.decode(a).kind, "text": A.describe(a, game.rules), "command": command_for(a, game)}
+        for a in game.legal_actions()
+    ]
 
 
 def position(game: Game, seat: int, reveal: bool = False, names: list[str] | None = None) -> dict[str, Any]:
@@ -65,23 +71,30 @@ def position(game: Game, seat: int, reveal: bool = False, names: list[str] | Non
     sides = []
     for owner, side in enumerate(game.sides):
         book_size = rules.book_size
-        sides.append({
-            "owner": owner,
-            "seats": [s for s in range(rules.num_players) if rules.owner_of(s) == owner],
-            "total": game.totals[owner],
-            "opened": side.opened,
-            "minimum": game.minimum(owner),
-            "red_threes": side.red_threes,
-            "books": [_meld(m) for m in side.groups if m.size >= book_size],
-            "melds": [_meld(m) for m in side.groups if m.size < book_size],
-        })
+        sides.append(
+            {
+                "owner": owner,
+                "seats": [s for s in range(rules.num_players) if rules.owner_of(s) == owner],
+                "total": game.totals[owner],
+                "opened": side.opened,
+                "minimum": game.minimum(owner),
+                "red_threes": side.red_threes,
+                "books": [_meld(m) for m in side.groups if m.size >= book_size],
+                "melds": [_meld(m) for m in side.groups if m.size < book_size],
+            }
+        )
     me = game.seats[seat]
     seats = []
     for s, other in enumerate(game.seats):
-        entry = {"seat": s, "name": (names or [""] * rules.num_players)[s], "owner": rules.owner_of(s),
-                 "hand": other.hand_size + sum(g.size for g in other.staged),
-                 "foot": 0 if other.on_foot else sum(other.foot), "on_foot": other.on_foot,
-                 "known_cards": cards_of(other.known, None)}  # taken from the pile, not shown since
+        entry = {
+            "seat": s,
+            "name": (names or [""] * rules.num_players)[s],
+            "owner": rules.owner_of(s),
+            "hand": other.hand_size + sum(g.size for g in other.staged),
+            "foot": 0 if other.on_foot else sum(other.foot),
+            "on_foot": other.on_foot,
+            "known_cards": cards_of(other.known, None),
+        }  # taken from the pile, not shown since
         if reveal:
             entry["hand_cards"] = cards_of(other.hand, other.hand_suits if suited else None)
             entry["foot_cards"] = cards_of(other.foot, other.foot_suits if suited else None)
@@ -92,18 +105,32 @@ def position(game: Game, seat: int, reveal: bool = False, names: list[str] | Non
             staged[kind] += count
     top = game.pile[-1] if game.pile else None
     view = {
-        "preset": rules.preset_name, "players": rules.num_players, "partnerships": rules.partnerships,
-        "deal": game.deal_index + 1, "deals": rules.num_deals, "dealer": game.dealer, "current": game.current,
-        "phase": game.phase, "over": game.is_over, "turn": len(game.actions), "seat": seat,
+        "preset": rules.preset_name,
+        "players": rules.num_players,
+        "partnerships": rules.partnerships,
+        "deal": game.deal_index + 1,
+        "deals": rules.num_deals,
+        "dealer": game.dealer,
+        "current": game.current,
+        "phase": game.phase,
+        "over": game.is_over,
+        "turn": len(game.actions),
+        "seat": seat,
         "stock": len(game.stock),
-        "pile": {"size": len(game.pile), "top": card_name(top) if top is not None else None,
-                 "blocked": top is not None and int(CARD_KIND[top]) < FIRST_NATURAL},
-        "seats": seats, "sides": sides,
+        "pile": {
+            "size": len(game.pile),
+            "top": card_name(top) if top is not None else None,
+            "blocked": top is not None and int(CARD_KIND[top]) < FIRST_NATURAL,
+        },
+        "seats": seats,
+        "sides": sides,
         "hand": cards_of(me.hand, me.hand_suits if suited else None),
         "staged": cards_of(staged, me.staged_suits if suited else None),
         "staged_value": me.staged_value,
-        "score_sheet": [{"deal": d.deal_index + 1, "scores": list(d.scores), "ended_by": d.ended_by,
-                         "went_out": d.went_out} for d in game.deal_results],
+        "score_sheet": [
+            {"deal": d.deal_index + 1, "scores": list(d.scores), "ended_by": d.ended_by, "went_out": d.went_out}
+            for d in game.deal_results
+        ],
         "legal": legal_moves(game) if game.current == seat and not game.is_over else [],
         "winners": game.winners() if game.is_over else [],
     }

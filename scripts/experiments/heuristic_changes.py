@@ -53,8 +53,10 @@ def how_deals_end(games: int = 1000) -> str:
     engine.reset(seeds=np.arange(games))
     Table(engine, [CompiledHeuristic(rules)]).play()
     states = engine.states
-    return (f"{games} one-deal heuristic games: {(states['went_out'] >= 0).mean():.0%} ended by a side going out, "
-            f"{states['stock_len'].mean():.0f} stock cards left on average, {states['num_steps'].mean():.0f} actions")
+    return (
+        f"{games} one-deal heuristic games: {(states['went_out'] >= 0).mean():.0%} ended by a side going out, "
+        f"{states['stock_len'].mean():.0f} stock cards left on average, {states['num_steps'].mean():.0f} actions"
+    )
 
 
 def main() -> None:
@@ -67,7 +69,7 @@ def main() -> None:
     default = CompiledHeuristic(rules)
     weights, _ = fit_pair_model(rules, 100_000, seed=0)
     with_model = params_array({**BOTH, "danger_weight": 50})
-    with_model[PAIR_WEIGHTS:PAIR_WEIGHTS + NUM_PAIR_FEATURES] = weights
+    with_model[PAIR_WEIGHTS : PAIR_WEIGHTS + NUM_PAIR_FEATURES] = weights
     blind = with_model.copy()  # the same model, blind to the cards seen taken from the pile
     blind[[NAMES.index("pair_known_one"), NAMES.index("pair_known_two")]] = 0.0
     rows = [(label, params_array(values)) for label, values in CHANGES]
@@ -78,7 +80,9 @@ def main() -> None:
     rows.append(("both, with the pair model (danger_weight 50), and keep_wilds 1", kept_wild))
     print("| change from the default heuristic | win rate (95% CI) | score diff / game |\n|---|---|---|")
     for label, params in rows:
-        r = play_match(rules, CompiledHeuristic(rules, params), default, deals=args.pairs, seed=args.seed, progress=False)
+        r = play_match(
+            rules, CompiledHeuristic(rules, params), default, deals=args.pairs, seed=args.seed, progress=False
+        )
         print(f"| {label} | {r.win_rate:.1%} ({r.ci95[0]:.1%} – {r.ci95[1]:.1%}) | {r.score_diff:+.0f} |", flush=True)
 
 

@@ -43,8 +43,10 @@ def main() -> None:
     rules = Rules.preset("partnership")
     observations, masks = positions(rules)
     for name in ("heuristic", "tuned"):
-        print(f"{name}: {microseconds(make_agent(name, rules=rules), observations, masks):.2f} µs a decision "
-              f"over {len(masks):,} positions")
+        print(
+            f"{name}: {microseconds(make_agent(name, rules=rules), observations, masks):.2f} µs a decision "
+            f"over {len(masks):,} positions"
+        )
 
 
 if __name__ == "__main__":

@@ -82,13 +82,17 @@ def main() -> None:
     se = judged.std(1, ddof=1) / np.sqrt(judged.shape[1])
     has_other = candidates[:, 1] >= 0
     gains = np.where(has_other & (mean > 2 * se + 1e-9), mean, -np.inf)
-    print(f"mean of (best other move - heuristic's move), judged on held-out redeals: {np.nanmean(mean[has_other]):+.1f} "
-          "points")
+    print(
+        f"mean of (best other move - heuristic's move), judged on held-out redeals: {np.nanmean(mean[has_other]):+.1f} "
+        "points"
+    )
     rows = {}
     for i in range(args.positions):
         rows.setdefault(phase(int(chosen[i])), []).append(i)
-    print(f"{args.positions} positions, {args.candidates} candidates, {args.redeals} redeals: "
-          f"{evaluator.rollouts:,} play-outs, {evaluator.rollout_steps:,} steps in {seconds:.0f} s")
+    print(
+        f"{args.positions} positions, {args.candidates} candidates, {args.redeals} redeals: "
+        f"{evaluator.rollouts:,} play-outs, {evaluator.rollout_steps:,} steps in {seconds:.0f} s"
+    )
     print("(a one-sided test at 2 SE 'finds' a better move in about 2.3% of positions where none is better)")
     print("| heuristic's move | positions | a better move found (> 2 SE) | mean gain where found (points) |")
     print("|---|---|---|---|")

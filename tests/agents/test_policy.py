@@ -58,7 +58,8 @@ def test_advisor_numbers_load_by_name_whatever_the_table_held_when_saved(tmp_pat
     # a file from before 0.4.0: no names, the array in the table's order of then (no keep_wilds)
     del data["advisor_param_names"]
     data["state_dict"]["advisor_params"] = torch.as_tensor(
-        [variant[NAMES.index(n)] for n in NAMES_BEFORE_0_4], dtype=torch.float64)
+        [variant[NAMES.index(n)] for n in NAMES_BEFORE_0_4], dtype=torch.float64
+    )
     torch.save(data, tmp_path / "old.pt")
     old, _, _ = Policy.load(tmp_path / "old.pt")
     expected = variant.copy()
@@ -74,7 +75,9 @@ def test_advisor_numbers_load_by_name_whatever_the_table_held_when_saved(tmp_pat
 def test_imitation_learns_from_the_advising_variant():
     observations, masks, actions = next(demonstrations(RULES, 2048, seed=4, batch=64, params=VARIANT))
     assert np.array_equal(actions, CompiledHeuristic(RULES, VARIANT).act(observations, masks))
-    assert not np.array_equal(actions, CompiledHeuristic(RULES).act(observations, masks))  # the variant plays its own way
+    assert not np.array_equal(
+        actions, CompiledHeuristic(RULES).act(observations, masks)
+    )  # the variant plays its own way
 
 
 def test_a_model_trained_on_another_observation_layout_is_refused_in_one_line(tmp_path):

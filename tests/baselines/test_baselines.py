@@ -83,7 +83,7 @@ def test_keep_wilds_holds_the_last_wild_back_unless_the_hand_is_nearly_empty():
         observations, masks = engine.observe(), engine.legal_mask()
         mine, theirs = default.act(observations, masks), keeper.act(observations, masks)
         wilds = observations[:, HAND + TWO] + observations[:, HAND + JOKER]
-        others = observations[:, HAND:HAND + NUM_KINDS].sum(1) - wilds
+        others = observations[:, HAND : HAND + NUM_KINDS].sum(1) - wilds
         onto_group = (mine >= A.ADD_TWO) & (mine < A.DISCARD)
         one_wild = onto_group & (wilds == 1)
         assert not ((theirs >= A.ADD_TWO) & (theirs < A.DISCARD) & one_wild & (others >= 2)).any()

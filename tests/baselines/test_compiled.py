@@ -33,14 +33,16 @@ def test_compiled_baselines_make_the_python_baselines_decisions(preset, players)
         expected = python.act(observations, masks)
         got = compiled.act(observations, masks)
         different = np.flatnonzero(expected != got)
-        assert len(different) == 0, (f"game {different[0]}: python {expected[different[0]]}, "
-                                     f"compiled {got[different[0]]}")
+        assert len(different) == 0, (
+            f"game {different[0]}: python {expected[different[0]]}, compiled {got[different[0]]}"
+        )
         assert np.array_equal(greedy_py.act(observations, masks), greedy_c.act(observations, masks))
         decisions += len(masks)
         # Mostly the heuristic's own play (so its late-game lines are reached), some greedy and random.
         roll = rng.random(len(masks))
-        actions = np.where(roll < 0.75, got, np.where(roll < 0.9, greedy_c.act(observations, masks),
-                                                      random_legal_actions(masks, rng)))
+        actions = np.where(
+            roll < 0.75, got, np.where(roll < 0.9, greedy_c.act(observations, masks), random_legal_actions(masks, rng))
+        )
         engine.step(actions)
     assert decisions >= 100_000
 
@@ -69,9 +71,21 @@ def test_compiled_heuristic_variants_make_the_python_variants_decisions(preset, 
     (each game seat played by one of them) agree action for action."""
     rules = Rules.preset(preset, num_players=players)
     rng = np.random.default_rng(7)
-    variants = random_variants(4, rng) + [params_array({"wild_pairs": 0, "wilds_first": 1, "hold_pairs_pile": 4,
-                                                        "new_group_min": 4, "extra_protected": 2, "protect_always": 1,
-                                                        "late_out_near": 1, "rush_out_near": 1, "keep_wilds": 1})]
+    variants = random_variants(4, rng) + [
+        params_array(
+            {
+                "wild_pairs": 0,
+                "wilds_first": 1,
+                "hold_pairs_pile": 4,
+                "new_group_min": 4,
+                "extra_protected": 2,
+                "protect_always": 1,
+                "late_out_near": 1,
+                "rush_out_near": 1,
+                "keep_wilds": 1,
+            }
+        )
+    ]
     engine = VectorEngine(rules, batch_size=40, seed=11)
     pairs = [(HeuristicAgent(rules, v), CompiledHeuristic(rules, v)) for v in variants]
     for step in range(1500):
@@ -81,7 +95,9 @@ def test_compiled_heuristic_variants_make_the_python_variants_decisions(preset, 
         expected = python.act(observations, masks)
         got = compiled.act(observations, masks)
         different = np.flatnonzero(expected != got)
-        assert len(different) == 0, (f"variant {step % len(pairs)}, game {different[0]}: python "
-                                     f"{expected[different[0]]}, compiled {got[different[0]]}")
+        assert len(different) == 0, (
+            f"variant {step % len(pairs)}, game {different[0]}: python "
+            f"{expected[different[0]]}, compiled {got[different[0]]}"
+        )
         roll = rng.random(len(masks))
         engine.step(np.where(roll < 0.9, got, random_legal_actions(masks, rng)))

@@ -11,9 +11,9 @@ from handfoot_env.baselines import heuristic_params as H
 
 
 def test_every_index_constant_names_its_entry():
-    for position, name in enumerate(H.NAMES[:H.PAIR_WEIGHTS]):
+    for position, name in enumerate(H.NAMES[: H.PAIR_WEIGHTS]):
         assert getattr(H, name.upper()) == position, name
-    assert H.NAMES[H.PAIR_WEIGHTS:] == tuple(f"pair_{f}" for f in H.PAIR_FEATURES)
+    assert H.NAMES[H.PAIR_WEIGHTS :] == tuple(f"pair_{f}" for f in H.PAIR_FEATURES)
     assert len(H.DEFAULT_PARAMS) == len(H.NAMES)
     for name, p in H.PARAMS.items():
         assert p.low <= p.high and p.what, name

@@ -7,12 +7,12 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from ray.rllib.algorithms.ppo import PPOConfig  # noqa: E402
-from ray.rllib.core.rl_module.rl_module import RLModuleSpec  # noqa: E402
-from ray.tune.registry import register_env  # noqa: E402
+from interop.tables import TABLES
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+from ray.tune.registry import register_env
 
-from handfoot_env.rllib import MaskedPPOTorchRLModule, rllib_env  # noqa: E402
-from interop.tables import TABLES  # noqa: E402
+from handfoot_env.rllib import MaskedPPOTorchRLModule, rllib_env
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +29,9 @@ def test_rllib_ppo_trains_an_iteration_with_masks(local_ray, preset, players):
         PPOConfig()
         .environment("handfoot", env_config={"preset": preset, "num_players": players})
         .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent, *args, **kwargs: "shared")
-        .rl_module(rl_module_spec=RLModuleSpec(module_class=MaskedPPOTorchRLModule,
-                                               model_config={"fcnet_hiddens": [32]}))
+        .rl_module(
+            rl_module_spec=RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config={"fcnet_hiddens": [32]})
+        )
         .env_runners(num_env_runners=0)
         .training(train_batch_size_per_learner=400, minibatch_size=100, num_epochs=1)
         .debugging(seed=0)

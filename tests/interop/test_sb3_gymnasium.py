@@ -8,6 +8,7 @@ import gymnasium
 import numpy as np
 import pettingzoo.utils
 import pytest
+from interop.tables import TABLES
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.evaluation import evaluate_policy
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
@@ -16,14 +17,14 @@ from sb3_contrib.common.wrappers import ActionMasker
 import handfoot_env
 from handfoot_env import Rules, handfoot_v0
 from handfoot_env.gym_env import HandFootGymEnv
-from interop.tables import TABLES
 
 
 @pytest.mark.parametrize("preset,players", TABLES)
 def test_maskable_ppo_learns_and_evaluate_policy_scores(preset, players):
     env = HandFootGymEnv(rules=Rules.preset(preset, num_players=players, num_deals=1), opponent="greedy")
-    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
-                        policy_kwargs={"net_arch": [32]})
+    model = MaskablePPO(
+        "MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu", policy_kwargs={"net_arch": [32]}
+    )
     model.learn(128)
     mean, std = evaluate_policy(model, env, n_eval_episodes=2, use_masking=True)
     assert np.isfinite(mean) and np.isfinite(std)
@@ -39,7 +40,8 @@ def test_gymnasium_make_wrappers_and_vector_envs():
         done, steps = terminated or truncated, steps + 1
     assert "episode" in info and env.observation_space.contains(obs) and steps > 10
     vector = gymnasium.vector.SyncVectorEnv(
-        [lambda: gymnasium.make(handfoot_env.GYMNASIUM_ID, opponent="random") for _ in range(2)])
+        [lambda: gymnasium.make(handfoot_env.GYMNASIUM_ID, opponent="random") for _ in range(2)]
+    )
     observations, _ = vector.reset(seed=3)
     masks = np.stack([e.unwrapped.action_masks() for e in vector.envs])
     actions = np.array([np.flatnonzero(m)[0] for m in masks])
@@ -63,8 +65,13 @@ class SB3ActionMaskWrapper(pettingzoo.utils.BaseWrapper, gymnasium.Env):
         current = self.agent_selection
         super().step(action)
         following = self.agent_selection
-        return (self.observe(following), self._cumulative_rewards[current], self.terminations[current],
-                self.truncations[current], self.infos[current])
+        return (
+            self.observe(following),
+            self._cumulative_rewards[current],
+            self.terminations[current],
+            self.truncations[current],
+            self.infos[current],
+        )
 
     def observe(self, agent):
         return super().observe(agent)["observation"]
@@ -81,8 +88,16 @@ def test_pettingzoo_sb3_tutorial_with_only_the_constructor_changed():
 
     env = ActionMasker(SB3ActionMaskWrapper(constructor()), lambda env: env.action_mask())
     env.reset(seed=0)
-    model = MaskablePPO(MaskableActorCriticPolicy, env, n_steps=128, batch_size=64, n_epochs=1, seed=0,
-                        device="cpu", policy_kwargs={"net_arch": [32]})
+    model = MaskablePPO(
+        MaskableActorCriticPolicy,
+        env,
+        n_steps=128,
+        batch_size=64,
+        n_epochs=1,
+        seed=0,
+        device="cpu",
+        policy_kwargs={"net_arch": [32]},
+    )
     model.learn(256)
     # The tutorial's evaluation: play whole games against random, the winner from env.rewards.
     for game in range(4):

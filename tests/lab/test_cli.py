@@ -128,11 +128,23 @@ def test_fuzz_command(capsys):
 
 
 def test_fuzz_json_reports_corners_per_configuration(capsys):
-    assert main(["fuzz", "--engine", "vector", "--preset", "classic", "--policy", "mixed", "--steps", "3000",
-                 "--json"]) == 0
+    assert (
+        main(["fuzz", "--engine", "vector", "--preset", "classic", "--policy", "mixed", "--steps", "3000", "--json"])
+        == 0
+    )
     report = json.loads(capsys.readouterr().out.strip())
-    assert {"engine", "preset", "num_players", "policy", "steps", "games", "divergences", "dead_ends",
-            "invariant_failures", "corners"} <= set(report)
+    assert {
+        "engine",
+        "preset",
+        "num_players",
+        "policy",
+        "steps",
+        "games",
+        "divergences",
+        "dead_ends",
+        "invariant_failures",
+        "corners",
+    } <= set(report)
     assert report["steps"] >= 3000 and report["divergences"] == report["dead_ends"] == 0
     assert report["corners"]["foot_by_discard"] > 0 and report["corners"]["pile_taken"] > 0
 
@@ -142,13 +154,32 @@ def test_bench_json_rows(capsys):
     rows = json.loads(capsys.readouterr().out)
     assert [r["engine"] for r in rows] == ["vector", "reference"]
     for row in rows:
-        assert set(row) == {"engine", "preset", "num_players", "batch", "steps_per_sec", "games_per_sec", "peak_rss_mb",
-                            "load"}
+        assert set(row) == {
+            "engine",
+            "preset",
+            "num_players",
+            "batch",
+            "steps_per_sec",
+            "games_per_sec",
+            "peak_rss_mb",
+            "load",
+        }
         assert row["steps_per_sec"] > 0 and row["peak_rss_mb"] > 0
 
 
-TINY_TRAINING = ["--set", "num_envs=16", "--set", "n_steps=16", "--set", "batch_size=128", "--set", "net_arch=[32]",
-                 "--train-steps", "1024", "--json"]
+TINY_TRAINING = [
+    "--set",
+    "num_envs=16",
+    "--set",
+    "n_steps=16",
+    "--set",
+    "batch_size=128",
+    "--set",
+    "net_arch=[32]",
+    "--train-steps",
+    "1024",
+    "--json",
+]
 
 
 def test_bench_train_reports_learner_steps_and_where_the_time_goes(capsys):

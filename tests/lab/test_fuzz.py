@@ -34,8 +34,8 @@ def test_reference_fuzz_counts_corners_and_finds_no_failure():
 
 
 def test_a_divergence_is_counted_with_its_replay_record_not_raised():
-    import handfoot_lab.fuzz as fuzz
     from handfoot_env.vector import VectorEngine
+    from handfoot_lab import fuzz
 
     class Planted(VectorEngine):
         def __init__(self, *args, **kwargs):
@@ -57,9 +57,26 @@ def test_a_divergence_is_counted_with_its_replay_record_not_raised():
 def test_ten_million_compared_steps_with_mixed_policies():
     """The long run (about 20 minutes on 2 cores): handfoot fuzz --engine vector --policy mixed
     --steps 10000000 --json --jobs 2, every preset."""
-    proc = subprocess.run([sys.executable, "-m", "handfoot_lab.cli", "fuzz", "--engine", "vector", "--policy",
-                           "mixed", "--steps", "10000000", "--json", "--jobs", "2"],
-                          capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "handfoot_lab.cli",
+            "fuzz",
+            "--engine",
+            "vector",
+            "--policy",
+            "mixed",
+            "--steps",
+            "10000000",
+            "--json",
+            "--jobs",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     rows = [json.loads(line) for line in proc.stdout.splitlines()]
     assert proc.returncode == 0, proc.stderr
     assert sum(r["steps"] for r in rows) >= 10_000_000 and len(rows) == 7

@@ -44,13 +44,20 @@ def test_a_whole_game_through_the_commands(preset):
     text = "\n".join(output)
     assert session.game.is_over and len(session.game.deal_results) == 4
     assert "=== game over ===" in text and "hint:" in text
-    assert any(line.startswith("m ") for line in typed) and "s" in typed and any(line.startswith("d ") for line in typed)
+    assert (
+        any(line.startswith("m ") for line in typed) and "s" in typed and any(line.startswith("d ") for line in typed)
+    )
 
 
 def test_play_over_a_plain_pipe():
     commands = "s\nh\nm A A A\nt\n?\nbogus\nq\n"
-    proc = subprocess.run([sys.executable, "-m", "handfoot_lab.cli", "play", "--seed", "3"], input=commands,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "handfoot_lab.cli", "play", "--seed", "3"],
+        input=commands,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "seat 0 holds:" in out and "stock" in out and "pile" in out
@@ -101,7 +108,9 @@ def test_a_whole_house_game_through_the_commands(players):
     rules = Rules.preset("house", num_players=players, target_score=6000)
     session, typed, _ = play_through_commands(rules)
     assert session.game.is_over and max(session.game.totals) >= 6000
-    assert any(line.startswith("r ") for line in typed) and any(line.startswith("d ") and line[-1] in "cdhs" for line in typed)
+    assert any(line.startswith("r ") for line in typed) and any(
+        line.startswith("d ") and line[-1] in "cdhs" for line in typed
+    )
 
 
 def test_house_commands():

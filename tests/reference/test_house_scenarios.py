@@ -18,8 +18,15 @@ K, Q, FOUR, ACE = rank("K"), rank("Q"), rank("4"), rank("A")
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 
 
-def house(hand: str, table: str = "", extra: str = "", phase: str = "play", foot: str = "random 13",
-          scores: str = "[0, 0]", on_foot: bool = False) -> Game:
+def house(
+    hand: str,
+    table: str = "",
+    extra: str = "",
+    phase: str = "play",
+    foot: str = "random 13",
+    scores: str = "[0, 0]",
+    on_foot: bool = False,
+) -> Game:
     """House, two players, seat 0 to move; ``table`` is seat 0's melds (opened if any)."""
     melds = ", ".join(f"'{m}'" for m in table.split("|") if m.strip())
     extra = extra.replace("\n", "\n        ")  # keep extra YAML lines at the template's indent
@@ -97,8 +104,9 @@ def test_one_unfinished_run_per_suit():
 
 def test_runs_never_take_wilds():
     # No action adds a wild to a run, and the ace is high only: no Q-K-A-2 wraparound.
-    assert not any("run" in A.describe(a) and ("2" in A.describe(a) or "joker" in A.describe(a))
-                   for a in range(A.NUM_ACTIONS))
+    assert not any(
+        "run" in A.describe(a) and ("2" in A.describe(a) or "joker" in A.describe(a)) for a in range(A.NUM_ACTIONS)
+    )
     game = house("Qh Kh Ah 2 Jk", table="A A A")
     game.step(A.start_run(HEARTS, Q))
     assert "ends at the ace" in game.why_illegal(A.extend_run_up(HEARTS))
@@ -146,7 +154,8 @@ def test_twos_book_needs_three_twos_to_start():
 # ----------------------------------------------------------------------------- scoring canastas
 def test_red_and_black_canastas_score_500_and_300():
     game = house(
-        "5d", on_foot=True,
+        "5d",
+        on_foot=True,
         table="K K K K K K K|4c 5c 6c 7c 8c 9c 10c|2 2 2 2 2 2 2|Q Q Q Q 2 Jk Jk|J J J J J 2 Jk|A A A",
     )
     game.step(A.discard_suited(DIAMONDS, rank("5")))

@@ -12,7 +12,13 @@ from handfoot_env.reference.invariants import check_position, recount_deal
 from handfoot_env.rules import Rules
 
 CONFIGS = [
-    ("classic", 2), ("classic", 3), ("classic", 4), ("classic", 6), ("partnership", 4), ("house", 2), ("house", 4),
+    ("classic", 2),
+    ("classic", 3),
+    ("classic", 4),
+    ("classic", 6),
+    ("partnership", 4),
+    ("house", 2),
+    ("house", 4),
 ]
 
 

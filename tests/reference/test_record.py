@@ -144,8 +144,11 @@ def test_record_names_the_winners_and_says_when_a_game_is_a_tie(finished_game):
     result = to_record(finished_game)["result"]
     assert result["winners"] == finished_game.winners() and result["tie"] is False
     assert result["winning_seats"] == result["winners"]  # classic: each player is a side
-    assert len(result["deal_ends"]) == 4 and set(result["deal_ends"]) <= {"going out", "stock exhausted",
-                                                                          "no legal action"}
+    assert len(result["deal_ends"]) == 4 and set(result["deal_ends"]) <= {
+        "going out",
+        "stock exhausted",
+        "no legal action",
+    }
     tie = load_scenario(
         """
         preset: classic

@@ -351,17 +351,27 @@ def test_the_dealer_moves_left_after_a_scenario_deal():
     game.step(A.discard(kind("8")))  # seat 0 cannot draw or take: the deal ends
     assert game.deal_index == 1 and game.dealer == 1 and game.current == 0
 
+
 def test_pile_take_variations():
-    game = scenario(CLASSIC_TAKE.format(pile="4 4 5 6 7 8 J Q 9", opened="true", groups="K K K").replace(
-        "preset: classic", "preset: classic\nrules: {pile_take_count: 5}"))
+    game = scenario(
+        CLASSIC_TAKE.format(pile="4 4 5 6 7 8 J Q 9", opened="true", groups="K K K").replace(
+            "preset: classic", "preset: classic\nrules: {pile_take_count: 5}"
+        )
+    )
     game.step(A.TAKE_PILE)
     assert len(game.pile) == 4  # top + 4 taken
-    game = scenario(CLASSIC_TAKE.format(pile="4 4 5 6 7 8 J Q 9", opened="true", groups="K K K").replace(
-        "preset: classic", "preset: classic\nrules: {pile_take_count: null}"))
+    game = scenario(
+        CLASSIC_TAKE.format(pile="4 4 5 6 7 8 J Q 9", opened="true", groups="K K K").replace(
+            "preset: classic", "preset: classic\nrules: {pile_take_count: null}"
+        )
+    )
     game.step(A.TAKE_PILE)
     assert game.pile == []
-    game = scenario(CLASSIC_TAKE.format(pile="4 4 5 6 7 8 J Q 9", opened="true", groups="K K K").replace(
-        "preset: classic", "preset: classic\nrules: {pile_take_count: 0}"))
+    game = scenario(
+        CLASSIC_TAKE.format(pile="4 4 5 6 7 8 J Q 9", opened="true", groups="K K K").replace(
+            "preset: classic", "preset: classic\nrules: {pile_take_count: 0}"
+        )
+    )
     assert "do not allow" in game.why_illegal(A.TAKE_PILE)
 
 
@@ -642,7 +652,8 @@ def partnership(extra: str, hand0: str = "random 11", phase: str = "play", deal:
           - {{hand: random 11, foot: random 11}}
           - {{hand: K 5 6, foot: random 11}}
           - {{hand: random 11, foot: random 11}}
-        """) + extra
+        """)
+        + extra
     )
 
 

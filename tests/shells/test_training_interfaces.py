@@ -37,8 +37,14 @@ def test_gym_env_illegal_actions_raise_or_are_skipped():
 
 
 def test_maskable_ppo_trains_through_the_gym_env():
-    model = MaskablePPO("MlpPolicy", HandFootGymEnv(preset="classic", opponent="random"),
-                        n_steps=512, batch_size=128, n_epochs=1, seed=0)
+    model = MaskablePPO(
+        "MlpPolicy",
+        HandFootGymEnv(preset="classic", opponent="random"),
+        n_steps=512,
+        batch_size=128,
+        n_epochs=1,
+        seed=0,
+    )
     model.learn(2048)
     assert model.num_timesteps >= 2048
 
@@ -63,7 +69,9 @@ def test_vec_env_masks_are_never_empty_and_the_learner_is_always_to_move():
         venv.step(np.array(actions))
 
 
-@pytest.mark.parametrize("preset,players", [("classic", 2), ("classic", 3), ("partnership", 4), ("house", 2), ("house", 4)])
+@pytest.mark.parametrize(
+    "preset,players", [("classic", 2), ("classic", 3), ("partnership", 4), ("house", 2), ("house", 4)]
+)
 def test_rewards_reach_the_learners_seat_only(preset, players):
     """Over a whole game the learner's return must equal its side's score difference."""
     venv = HandFootVecEnv(num_envs=16, preset=preset, num_players=players, opponent="greedy", seed=4)

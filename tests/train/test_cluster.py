@@ -26,10 +26,24 @@ from train.ppo import train
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = [
-    "name=tiny_ray", "num_envs=32", "n_steps=16", "batch_size=256", "n_epochs=1", "net_arch=[32]",
-    "eval_every=1024", "eval_pairs=2", "final_eval_pairs=2", "eval_opponents=[random, greedy]",
-    "checkpoint_every=1024", "snapshot_every=512", "opponents={random: 0.5, greedy: 0.5, self: 0.5}",
-    "imitation_decisions=2000", "value_warmup_rollouts=1", "keep_best_vs=greedy", "ray_workers=2", "tune_generations=0",
+    "name=tiny_ray",
+    "num_envs=32",
+    "n_steps=16",
+    "batch_size=256",
+    "n_epochs=1",
+    "net_arch=[32]",
+    "eval_every=1024",
+    "eval_pairs=2",
+    "final_eval_pairs=2",
+    "eval_opponents=[random, greedy]",
+    "checkpoint_every=1024",
+    "snapshot_every=512",
+    "opponents={random: 0.5, greedy: 0.5, self: 0.5}",
+    "imitation_decisions=2000",
+    "value_warmup_rollouts=1",
+    "keep_best_vs=greedy",
+    "ray_workers=2",
+    "tune_generations=0",
 ]
 
 
@@ -49,17 +63,23 @@ def test_a_distributed_match_equals_the_local_one():
     rules = Rules.preset("classic", num_deals=1)
     local = play_match(rules, make_agent("greedy"), make_agent("random", seed=7), 300, seed=11, progress=False)
     local_reversed = play_match(rules, make_agent("random"), make_agent("heuristic"), 300, seed=11, progress=False)
-    found = play_matches_on_ray(rules, [(AgentSpec("greedy"), AgentSpec("random")),
-                                        (AgentSpec("random"), AgentSpec("heuristic"))], 300, seed=11, progress=False)
+    found = play_matches_on_ray(
+        rules,
+        [(AgentSpec("greedy"), AgentSpec("random")), (AgentSpec("random"), AgentSpec("heuristic"))],
+        300,
+        seed=11,
+        progress=False,
+    )
     assert _without_speed(found[0].to_dict()) == _without_speed(local.to_dict())
     assert _without_speed(found[1].to_dict()) == _without_speed(local_reversed.to_dict())
     assert 0 < local.win_rate < 1
 
 
 def test_eval_and_round_robin_with_ray_print_what_they_print_without(capsys):
-    for command in (["eval", "--preset", "partnership", "--team", "ppo", "--vs", "random", "--pairs", "4", "--json"],
-                    ["eval", "--preset", "classic", "--round-robin", "random,greedy,heuristic", "--pairs", "4",
-                     "--json"]):
+    for command in (
+        ["eval", "--preset", "partnership", "--team", "ppo", "--vs", "random", "--pairs", "4", "--json"],
+        ["eval", "--preset", "classic", "--round-robin", "random,greedy,heuristic", "--pairs", "4", "--json"],
+    ):
         assert main(command + ["--no-progress"]) == 0
         local = json.loads(capsys.readouterr().out)
         assert main(command + ["--no-progress", "--ray"]) == 0
@@ -82,8 +102,26 @@ def test_the_heuristic_search_on_ray_finds_what_it_finds_here(capsys):
     here, there = tune(rules, config), tune(rules, config, play=play_variants_on_ray)
     assert np.array_equal(here.params, there.params)
     assert here.final.to_dict() | {"steps_per_sec": 0} == there.final.to_dict() | {"steps_per_sec": 0}
-    args = ["tune", "--preset", "classic", "--deals", "1", "--generations", "1", "--population", "2", "--elite", "1",
-            "--pairs", "3", "--final-pairs", "3", "--pair-positions", "500", "--json"]
+    args = [
+        "tune",
+        "--preset",
+        "classic",
+        "--deals",
+        "1",
+        "--generations",
+        "1",
+        "--population",
+        "2",
+        "--elite",
+        "1",
+        "--pairs",
+        "3",
+        "--final-pairs",
+        "3",
+        "--pair-positions",
+        "500",
+        "--json",
+    ]
     assert main(args) == 0
     local = json.loads(capsys.readouterr().out)
     assert main(args + ["--ray"]) == 0
@@ -113,8 +151,23 @@ def test_tiny_distributed_training_resumes_and_prints_its_table(tmp_path, capsys
     assert resumed["num_timesteps"] >= 2048
     assert [e["step"] for e in resumed["evals"]] == sorted(e["step"] for e in resumed["evals"])
     capsys.readouterr()
-    assert main(["train", "--config", "configs/ray_quick.yaml", "--set", f"run_dir={tmp_path}",
-                 *[f"--set={item}" for item in TINY], "--set", "name=cli", "--set", "total_timesteps=512"]) == 0
+    assert (
+        main(
+            [
+                "train",
+                "--config",
+                "configs/ray_quick.yaml",
+                "--set",
+                f"run_dir={tmp_path}",
+                *[f"--set={item}" for item in TINY],
+                "--set",
+                "name=cli",
+                "--set",
+                "total_timesteps=512",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "final evaluation, partnership" in out and "| random | 4 |" in out and "| greedy | 4 |" in out
 
@@ -134,8 +187,9 @@ def test_league_snapshots_reach_every_worker():
     assert buffers["actions"].shape == (config.n_steps, config.num_envs)
     for worker in collector.workers:
         assert ray.get(worker.opponents.remote()) == ["random", "greedy", "snapshot@512"]
-    share, _, _ = ray.get(collector.workers[0].collect.remote(policy.state_dict(), collector.league_version,
-                                                             collector.snapshots))
+    share, _, _ = ray.get(
+        collector.workers[0].collect.remote(policy.state_dict(), collector.league_version, collector.snapshots)
+    )
     assert share["x"].shape[1] == config.num_envs // 2  # each worker steps its half of the games
 
 
@@ -162,9 +216,19 @@ def test_killing_a_rollout_worker_does_not_stop_training(tmp_path, monkeypatch):
         return collect(self, policy, stop)
 
     monkeypatch.setattr(RayCollector, "collect", collect_and_kill)
-    config = load_config(ROOT / "configs" / "ray_quick.yaml",
-                         TINY + [f"run_dir={tmp_path}", "total_timesteps=4096", "n_steps=64", "eval_every=0",
-                                 "keep_best_vs=", "snapshot_every=0", "opponents={random: 0.5, greedy: 0.5}"])
+    config = load_config(
+        ROOT / "configs" / "ray_quick.yaml",
+        TINY
+        + [
+            f"run_dir={tmp_path}",
+            "total_timesteps=4096",
+            "n_steps=64",
+            "eval_every=0",
+            "keep_best_vs=",
+            "snapshot_every=0",
+            "opponents={random: 0.5, greedy: 0.5}",
+        ],
+    )
     summary = train(config, progress=False)
     assert kills, "the worker was not killed"
     assert summary["num_timesteps"] >= 4096 and summary["ray"]["worker_restarts"] >= 1
@@ -185,7 +249,12 @@ def test_a_dead_cluster_is_one_clear_line(tmp_path):
     with pytest.raises(ValueError, match="cannot reach the Ray cluster"):
         train(config, progress=False)
     assert not config.path.exists()  # refused before the run folder was made
-    result = subprocess.run([sys.executable, "-m", "handfoot_lab.cli", "eval", "--pairs", "2", "--ray", "127.0.0.1:1"],
-                            capture_output=True, text=True, timeout=120, cwd=ROOT)
+    result = subprocess.run(
+        [sys.executable, "-m", "handfoot_lab.cli", "eval", "--pairs", "2", "--ray", "127.0.0.1:1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.strip().count("\n") == 0 and "cannot reach the Ray cluster at 127.0.0.1:1" in result.stderr

@@ -11,9 +11,17 @@ from train.config import TrainConfig, load_config
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("name,preset,players", [("quick.yaml", "partnership", 4), ("full.yaml", "partnership", 4),
-                                                 ("classic.yaml", "classic", 2), ("house.yaml", "house", 4),
-                                                 ("ray_quick.yaml", "partnership", 4), ("ray_full.yaml", "partnership", 4)])
+@pytest.mark.parametrize(
+    "name,preset,players",
+    [
+        ("quick.yaml", "partnership", 4),
+        ("full.yaml", "partnership", 4),
+        ("classic.yaml", "classic", 2),
+        ("house.yaml", "house", 4),
+        ("ray_quick.yaml", "partnership", 4),
+        ("ray_full.yaml", "partnership", 4),
+    ],
+)
 def test_shipped_configs_load(name, preset, players):
     config = load_config(ROOT / "configs" / name)
     rules = config.make_rules()
@@ -30,8 +38,10 @@ def test_ray_configs_are_their_local_twins_on_workers(ray_name, twin):
 
 
 def test_overrides():
-    config = load_config(ROOT / "configs" / "quick.yaml", ["total_timesteps=1000", "opponents.greedy=0.9",
-                                                           "net_arch=[64, 64]", "learning_rate=1e-3"])
+    config = load_config(
+        ROOT / "configs" / "quick.yaml",
+        ["total_timesteps=1000", "opponents.greedy=0.9", "net_arch=[64, 64]", "learning_rate=1e-3"],
+    )
     assert config.total_timesteps == 1000 and config.opponents["greedy"] == 0.9
     assert config.net_arch == [64, 64] and config.learning_rate == 0.001
 

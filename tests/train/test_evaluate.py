@@ -21,8 +21,9 @@ def test_duplicate_games_deal_the_same_cards_to_both_sides():
 
 
 def test_match_counts_add_up_and_intervals_contain_the_mean():
-    result = play_match(Rules.preset("classic", num_players=3), make_agent("greedy"), make_agent("random"), 6,
-                        progress=False)
+    result = play_match(
+        Rules.preset("classic", num_players=3), make_agent("greedy"), make_agent("random"), 6, progress=False
+    )
     assert result.games == 18 and result.wins + result.draws + result.losses == 18
     assert result.ci95[0] <= result.win_rate <= result.ci95[1]
     assert result.score_diff_ci95[0] <= result.score_diff <= result.score_diff_ci95[1]
@@ -34,14 +35,26 @@ def test_house_matches_two_alone_and_four_in_teams():
         rules = Rules.preset("house", num_players=players, num_deals=2)
         result = play_match(rules, make_agent("heuristic"), make_agent("random"), 3, progress=False)
         assert result.games == 6 and result.wins == 6  # the heuristic goes out; random holds threes
-        totals, actions = play_games(rules, np.array([7, 7]), np.array([0, 1]), make_agent("greedy"), make_agent("greedy"))
+        totals, actions = play_games(
+            rules, np.array([7, 7]), np.array([0, 1]), make_agent("greedy"), make_agent("greedy")
+        )
         assert actions[0] == actions[1] and (totals[0] == totals[1]).all()
 
 
 def test_eval_json_has_the_documented_keys(capsys):
     assert main(["eval", "--team", "greedy", "--vs", "random", "--pairs", "3", "--json", "--no-progress"]) == 0
     data = json.loads(capsys.readouterr().out)
-    for key in ("games", "wins", "draws", "losses", "win_rate", "ci95", "score_diff", "score_diff_ci95", "mean_actions"):
+    for key in (
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "win_rate",
+        "ci95",
+        "score_diff",
+        "score_diff_ci95",
+        "mean_actions",
+    ):
         assert key in data
     assert len(data["ci95"]) == 2 and data["games"] == 6
 

@@ -57,7 +57,9 @@ def test_house_has_no_pair_takes_to_predict():
 
 
 def test_tuning_with_a_pair_model_carries_its_weights():
-    result = tune(Rules.preset("partnership", num_deals=1),
-                  TuneConfig(generations=1, population=2, elite=1, pairs=3, final_pairs=3, pair_positions=2000))
-    weights = result.params[PAIR_WEIGHTS:PAIR_WEIGHTS + NUM_PAIR_FEATURES]
+    result = tune(
+        Rules.preset("partnership", num_deals=1),
+        TuneConfig(generations=1, population=2, elite=1, pairs=3, final_pairs=3, pair_positions=2000),
+    )
+    weights = result.params[PAIR_WEIGHTS : PAIR_WEIGHTS + NUM_PAIR_FEATURES]
     assert np.any(weights != 0) and result.pair_model["positions"] == 2000

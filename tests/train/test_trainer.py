@@ -18,10 +18,23 @@ from train.ppo import train
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = [
-    "name=tiny", "num_envs=16", "n_steps=16", "batch_size=128", "n_epochs=1", "net_arch=[32]",
-    "eval_every=256", "eval_pairs=2", "final_eval_pairs=2", "eval_opponents=[random, greedy]",
-    "checkpoint_every=256", "snapshot_every=256", "opponents={random: 0.5, greedy: 0.5, self: 0.5}",
-    "imitation_decisions=2000", "value_warmup_rollouts=1", "keep_best_vs=greedy", "tune_generations=0",
+    "name=tiny",
+    "num_envs=16",
+    "n_steps=16",
+    "batch_size=128",
+    "n_epochs=1",
+    "net_arch=[32]",
+    "eval_every=256",
+    "eval_pairs=2",
+    "final_eval_pairs=2",
+    "eval_opponents=[random, greedy]",
+    "checkpoint_every=256",
+    "snapshot_every=256",
+    "opponents={random: 0.5, greedy: 0.5, self: 0.5}",
+    "imitation_decisions=2000",
+    "value_warmup_rollouts=1",
+    "keep_best_vs=greedy",
+    "tune_generations=0",
 ]
 
 
@@ -110,8 +123,9 @@ def test_notebook_executes_on_the_run(tiny_run):
     notebook = nbformat.read(ROOT / "notebooks" / "results.ipynb", as_version=4)
     os.environ["HANDFOOT_RUN"] = str(config.path)
     try:
-        NotebookClient(notebook, timeout=300, kernel_name="python3",
-                       resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
+        NotebookClient(
+            notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "notebooks")}}
+        ).execute()
     finally:
         del os.environ["HANDFOOT_RUN"]
     assert (config.path / "learning_curves.png").exists() and (config.path / "final_eval.png").exists()
@@ -119,9 +133,19 @@ def test_notebook_executes_on_the_run(tiny_run):
 
 def test_house_trains_in_teams(tmp_path):
     """The lab trains on house too (4 players in teams), through to the final evaluation."""
-    overrides = TINY + [f"run_dir={tmp_path}", "total_timesteps=256", "name=house", "preset=house",
-                        "rules={num_players: 4, num_deals: 1}", "eval_every=0", "final_eval_pairs=1",
-                        "eval_opponents=[random]", "keep_best_vs=random", "opponents={random: 1.0}", "snapshot_every=0"]
+    overrides = TINY + [
+        f"run_dir={tmp_path}",
+        "total_timesteps=256",
+        "name=house",
+        "preset=house",
+        "rules={num_players: 4, num_deals: 1}",
+        "eval_every=0",
+        "final_eval_pairs=1",
+        "eval_opponents=[random]",
+        "keep_best_vs=random",
+        "opponents={random: 1.0}",
+        "snapshot_every=0",
+    ]
     config = load_config(ROOT / "configs" / "quick.yaml", overrides)
     train(config)
     summary = json.loads((config.path / "final_eval.json").read_text())
@@ -130,8 +154,10 @@ def test_house_trains_in_teams(tmp_path):
 
 def test_resume_records_changed_settings_and_refuses_fixed_ones(tiny_run):
     config, run_dir = tiny_run
-    changed = load_config(ROOT / "configs" / "quick.yaml",
-                          TINY + [f"run_dir={run_dir}", "total_timesteps=1536", "learning_rate=0.001", "ent_coef=0.02"])
+    changed = load_config(
+        ROOT / "configs" / "quick.yaml",
+        TINY + [f"run_dir={run_dir}", "total_timesteps=1536", "learning_rate=0.001", "ent_coef=0.02"],
+    )
     train(changed, resume=True)
     used = json.loads((config.path / "config.json").read_text())
     assert used["learning_rate"] == 0.001 and used["ent_coef"] == 0.02  # what was really used
@@ -190,9 +216,18 @@ def test_the_anchor_holds_fine_tuning_near_the_warm_start(tmp_path):
     from handfoot_env.seated import SeatedGames
 
     def finish(coef: float):
-        overrides = TINY + [f"run_dir={tmp_path}", f"name=anchor{coef:g}", "total_timesteps=3072", f"anchor_coef={coef}",
-                            "learning_rate=0.01", "eval_every=0", "final_eval_pairs=1", "snapshot_every=0",
-                            "keep_best_vs=", "opponents={greedy: 1.0}"]
+        overrides = TINY + [
+            f"run_dir={tmp_path}",
+            f"name=anchor{coef:g}",
+            "total_timesteps=3072",
+            f"anchor_coef={coef}",
+            "learning_rate=0.01",
+            "eval_every=0",
+            "final_eval_pairs=1",
+            "snapshot_every=0",
+            "keep_best_vs=",
+            "opponents={greedy: 1.0}",
+        ]
         config = load_config(ROOT / "configs" / "quick.yaml", overrides)
         train(config)
         return config, torch.load(config.path / "checkpoint" / "trainer.pt", weights_only=False)
@@ -225,8 +260,16 @@ def test_a_run_can_tune_its_teacher_and_advisor_first(tmp_path):
     from agents.policy import Policy
     from handfoot_env.baselines.heuristic_params import load_params
 
-    overrides = TINY + [f"run_dir={tmp_path}", "name=tuned", "total_timesteps=256", "tune_generations=1",
-                        "tune_population=3", "tune_elite=1", "tune_pairs=2", "seed=5"]
+    overrides = TINY + [
+        f"run_dir={tmp_path}",
+        "name=tuned",
+        "total_timesteps=256",
+        "tune_generations=1",
+        "tune_population=3",
+        "tune_elite=1",
+        "tune_pairs=2",
+        "seed=5",
+    ]
     summary = train(load_config(ROOT / "configs" / "quick.yaml", overrides))
     run = tmp_path / "tuned"
     tuned = load_params(run / "tuned.json")

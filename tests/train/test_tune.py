@@ -87,8 +87,9 @@ def test_validation_keeps_the_best_of_the_last_means_on_its_own_deals():
             return [result(1 - v[bonus] / 100) for v in variants]
         return [result(v[bonus] / 100) for v in variants]
 
-    config = TuneConfig(generations=4, population=6, elite=2, pairs=3, final_pairs=5, seed=2,
-                        validate_generations=2, validate_pairs=7)
+    config = TuneConfig(
+        generations=4, population=6, elite=2, pairs=3, final_pairs=5, seed=2, validate_generations=2, validate_pairs=7
+    )
     found = tune(Rules.preset("partnership"), config, play=play)
     assert len(validated) == 3 and len(found.validation) == 3  # the means after generations 2 and 3, and the final one
     assert [row["after_generation"] for row in found.validation] == [2, 3, 4]
@@ -111,24 +112,69 @@ def test_a_bad_search_config_is_refused():
 
 def test_tune_cli_saves_a_variant_that_eval_plays(tmp_path, capsys):
     out = tmp_path / "tuned.json"
-    assert main(["tune", "--preset", "classic", "--deals", "1", "--generations", "1", "--population", "2",
-                 "--elite", "1", "--pairs", "3", "--final-pairs", "3", "--pair-positions", "500", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "tune",
+                "--preset",
+                "classic",
+                "--deals",
+                "1",
+                "--generations",
+                "1",
+                "--population",
+                "2",
+                "--elite",
+                "1",
+                "--pairs",
+                "3",
+                "--final-pairs",
+                "3",
+                "--pair-positions",
+                "500",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert "vs heuristic" in printed and f"tuned:{out}" in printed
-    assert main(["eval", "--preset", "classic", "--deals", "1", "--team", f"tuned:{out}", "--vs", "heuristic",
-                 "--pairs", "3", "--json", "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--preset",
+                "classic",
+                "--deals",
+                "1",
+                "--team",
+                f"tuned:{out}",
+                "--vs",
+                "heuristic",
+                "--pairs",
+                "3",
+                "--json",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["games"] == 6
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--elite", "5", "--population", "2"], "elite"),
-    (["--out", "/no/such/folder/t.json"], "does not exist"),
-    (["--pairs", "0"], "pairs"),
-    (["--pair-positions", "-1"], "pair_positions"),
-    (["--fitness", "elo"], "invalid choice"),
-    (["--validate-generations", "2"], "validate_generations"),
-    (["--validate-generations", "1", "--validate-pairs", "0"], "validate_pairs"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--elite", "5", "--population", "2"], "elite"),
+        (["--out", "/no/such/folder/t.json"], "does not exist"),
+        (["--pairs", "0"], "pairs"),
+        (["--pair-positions", "-1"], "pair_positions"),
+        (["--fitness", "elo"], "invalid choice"),
+        (["--validate-generations", "2"], "validate_generations"),
+        (["--validate-generations", "1", "--validate-pairs", "0"], "validate_pairs"),
+    ],
+)
 def test_tune_cli_bad_input_is_one_line_and_status_2(argv, message, capsys):
     assert main(["tune", "--preset", "classic", "--generations", "1"] + argv) == 2
     err = capsys.readouterr().err

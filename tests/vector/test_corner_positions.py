@@ -21,10 +21,21 @@ from handfoot_lab.differential import TwinGame
 
 RANK_NAMES = ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 TABLES = {  # what a side may have down: nothing, unfinished groups, or books
-    "rank": ["", "9 9 9", "K K K K K K K", "Q Q Q Q Q 2 2", "K K K K K K K|Q Q Q Q Q 2 2",
-             "K K K K K K K|J J J J J J J|Q Q Q Q Q 2 2|10 10 10 10 10 10 Jk"],
-    "house": ["", "9c 9d 9h", "4h 5h 6h", "Kc Kd Kh Ks Kc Kd Kh|Qc Qd Qh Qs Qd 2 2",
-              "4s 5s 6s 7s 8s 9s 10s|2 2 2 2 2 2 2|Qc Qd Qh Qs Qh 2 2|Jc Jd Jh Js Jc Jd Jk"],
+    "rank": [
+        "",
+        "9 9 9",
+        "K K K K K K K",
+        "Q Q Q Q Q 2 2",
+        "K K K K K K K|Q Q Q Q Q 2 2",
+        "K K K K K K K|J J J J J J J|Q Q Q Q Q 2 2|10 10 10 10 10 10 Jk",
+    ],
+    "house": [
+        "",
+        "9c 9d 9h",
+        "4h 5h 6h",
+        "Kc Kd Kh Ks Kc Kd Kh|Qc Qd Qh Qs Qd 2 2",
+        "4s 5s 6s 7s 8s 9s 10s|2 2 2 2 2 2 2|Qc Qd Qh Qs Qh 2 2|Jc Jd Jh Js Jc Jd Jk",
+    ],
 }
 
 
@@ -60,8 +71,16 @@ def corner_scenario(rng: np.random.Generator, preset: str) -> dict:
     stock = " ".join(("3r" if rng.random() < 0.5 and not house else card()) for _ in range(rng.integers(2, 5)))
     pile = " ".join(card() for _ in range(rng.integers(0, 4))).replace("3r", "3b")  # never in a pile
     rules = {"num_deals": 1} if preset != "classic" else {"num_deals": 1, "num_decks": 5}  # room for two tables
-    return {"preset": preset, "rules": rules, "phase": "draw", "to_move": 0, "seats": seats,
-            "tables": tables, "stock": stock, "pile": pile}
+    return {
+        "preset": preset,
+        "rules": rules,
+        "phase": "draw",
+        "to_move": 0,
+        "seats": seats,
+        "tables": tables,
+        "stock": stock,
+        "pile": pile,
+    }
 
 
 def play_out(scenario: dict, seed: int) -> str | None:
@@ -89,6 +108,9 @@ def test_end_of_stock_positions_keep_every_invariant_on_both_engines(preset, see
 def test_the_generator_reaches_the_stock_emptied_corner():
     """The generator must keep finding the corner it is for: a deal ended because the stock
     ran out mid-turn and the player to move had no legal action."""
-    endings = [play_out(corner_scenario(np.random.default_rng(seed), preset), seed)
-               for seed in range(120) for preset in ("classic", "partnership")]
+    endings = [
+        play_out(corner_scenario(np.random.default_rng(seed), preset), seed)
+        for seed in range(120)
+        for preset in ("classic", "partnership")
+    ]
     assert endings.count(NO_LEGAL_ACTION) >= 10, {e: endings.count(e) for e in set(endings)}

@@ -87,8 +87,8 @@ def test_parallel_and_serial_kernels_agree():
         actions = random_actions(masks, rng)
         big.step(actions)
         for i, engine in enumerate(small):
-            engine.step(actions[i:i + 1])
-    assert all(small[i].states.tobytes() == big.states[i:i + 1].tobytes() for i in range(300))
+            engine.step(actions[i : i + 1])
+    assert all(small[i].states.tobytes() == big.states[i : i + 1].tobytes() for i in range(300))
 
 
 def _held_cards(seat, part: str, suited: bool) -> list[int]:
@@ -125,7 +125,9 @@ def _hide_and_shuffle(game: Game, observer: int, rng) -> None:
     game.stock = [int(k) for k in rng.permutation(pool + reds)]
 
 
-@pytest.mark.parametrize("preset,players", [("classic", 2), ("classic", 4), ("partnership", 4), ("house", 2), ("house", 4)])
+@pytest.mark.parametrize(
+    "preset,players", [("classic", 2), ("classic", 4), ("partnership", 4), ("house", 2), ("house", 4)]
+)
 def test_observation_hides_other_hands_feet_and_the_stock(preset, players):
     rules = Rules.preset(preset, num_players=players)
     rng = np.random.default_rng(0)
@@ -183,13 +185,17 @@ def test_readme_observation_table_matches_the_layout():
         assert f"| {name} | {indices} |" in readme, name
 
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10**6), steps=st.integers(0, 600), observer=st.integers(0, 3),
-       preset=st.sampled_from(["partnership", "house"]))
+@given(
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 600),
+    observer=st.integers(0, 3),
+    preset=st.sampled_from(["partnership", "house"]),
+)
 def test_no_observation_reveals_a_hidden_card(seed, steps, observer, preset):
     """Property: re-dealing every card a seat cannot see leaves its observation unchanged."""
     rules = Rules.preset(preset, num_players=4)

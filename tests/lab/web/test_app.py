@@ -55,7 +55,9 @@ def swap_hidden_card(game) -> bool:
 
 @pytest.mark.parametrize("preset", ["classic", "partnership"])
 def test_a_player_sees_nothing_of_other_hands_or_the_stock(client, preset):
-    state = client.post("/api/play", json={"preset": preset, "seed": 5, "opponents": "random", "partner": "random"}).json()
+    state = client.post(
+        "/api/play", json={"preset": preset, "seed": 5, "opponents": "random", "partner": "random"}
+    ).json()
     state = play_moves(client, state, 30, random.Random(1))
     game = table_of(client).game
     changed = copy.deepcopy(game)
@@ -102,14 +104,17 @@ def test_bad_requests_are_refused_in_words_and_change_nothing(client):
     assert client.get("/api/table").json() == state
 
 
-@pytest.mark.parametrize("path, data, words", [
-    ("/api/play", {"preset": "poker"}, "unknown preset"),
-    ("/api/play", {"preset": "partnership", "players": 3}, "players"),
-    ("/api/play", {"opponents": "ppo:/etc/passwd"}, "opponents"),
-    ("/api/play", {"seed": -1}, "seed"),
-    ("/api/watch", {"agents": "heuristic"}, "agents"),
-    ("/api/replay", {"format": "nonsense"}, "record"),
-])
+@pytest.mark.parametrize(
+    "path, data, words",
+    [
+        ("/api/play", {"preset": "poker"}, "unknown preset"),
+        ("/api/play", {"preset": "partnership", "players": 3}, "players"),
+        ("/api/play", {"opponents": "ppo:/etc/passwd"}, "opponents"),
+        ("/api/play", {"seed": -1}, "seed"),
+        ("/api/watch", {"agents": "heuristic"}, "agents"),
+        ("/api/replay", {"format": "nonsense"}, "record"),
+    ],
+)
 def test_bad_new_tables_are_refused(client, path, data, words):
     answer = client.post(path, json=data)
     assert answer.status_code == 400
@@ -140,8 +145,9 @@ def test_sessions_are_separate():
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_a_whole_game_through_the_api_then_its_replay(client, preset):
     rng = random.Random(3)
-    state = client.post("/api/play", json={"preset": preset, "seed": 11, "opponents": "greedy", "partner": "greedy",
-                                           "hint": "greedy"}).json()
+    state = client.post(
+        "/api/play", json={"preset": preset, "seed": 11, "opponents": "greedy", "partner": "greedy", "hint": "greedy"}
+    ).json()
     hints = 0
     while not state["over"]:
         if hints < 3 and rng.random() < 0.2:
@@ -182,8 +188,25 @@ def test_records_from_an_evaluation_replay(client, tmp_path):
     from handfoot_env.reference.record import load_record, replay
     from handfoot_lab.cli import main
 
-    assert main(["eval", "--preset", "partnership", "--team", "heuristic", "--vs", "greedy", "--pairs", "2",
-                 "--records", str(tmp_path), "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--preset",
+                "partnership",
+                "--team",
+                "heuristic",
+                "--vs",
+                "greedy",
+                "--pairs",
+                "2",
+                "--records",
+                str(tmp_path),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     paths = sorted(tmp_path.glob("*.json"))
     assert len(paths) == 4  # two duplicate sets, each played with the team on both sides
     for path in paths:
@@ -210,8 +233,9 @@ def test_handfoot_serve_prints_its_address_and_serves(tmp_path):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "handfoot_lab.cli", "serve", "--port", str(port)],
-                            stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "handfoot_lab.cli", "serve", "--port", str(port)], stdout=subprocess.PIPE, text=True
+    )
     try:
         line = proc.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in line

@@ -24,7 +24,8 @@ def wait_for_answer(page: Page, turn: str) -> None:
     """Until the page shows a new move number, or a refusal."""
     page.wait_for_function(
         "turn => document.getElementById('status').dataset.turn !== turn || !document.getElementById('error').hidden",
-        arg=turn)
+        arg=turn,
+    )
     assert page.locator("#error").is_hidden(), page.locator("#error").text_content()
 
 
@@ -105,11 +106,14 @@ def test_a_refused_move_is_explained(page: Page, server_url: str):
     start_game(page, server_url, "classic")
     turn = page.locator("#status").get_attribute("data-turn")
     # the page only offers legal moves, so send a stale one as a second tab would
-    answer = page.evaluate("""async turn => {
+    answer = page.evaluate(
+        """async turn => {
         const r = await fetch('/api/act', {method: 'POST', headers: {'Content-Type': 'application/json'},
                                            body: JSON.stringify({turn: Number(turn) + 5, action: 0})});
         return [r.status, (await r.json()).error];
-    }""", turn)
+    }""",
+        turn,
+    )
     assert answer[0] == 409 and "stale" in answer[1]
     expect(page.locator("#status")).to_have_attribute("data-turn", turn)
 

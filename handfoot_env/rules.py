@@ -16,6 +16,7 @@ an inconsistent combination raises ``ValueError`` naming the field.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -188,6 +189,11 @@ class Rules:
         """The bonus for ``clean`` clean and ``dirty`` dirty books (house: red and black canastas)."""
         return int(rule_facts.book_bonus(self.kernel[0], clean, dirty))
 
+    def held_penalty(self, cards: Sequence[int]) -> int:
+        """What ``cards`` (counts per kind) left in a hand or an unplayed foot cost at the end of
+        a deal, a positive number (``rule_facts.held_penalty``)."""
+        return int(rule_facts.held_penalty(self.kernel[0], np.asarray(cards, dtype=np.int64)))
+
     def deal_score(
         self, melded: int, clean: int, dirty: int, red_threes: int, opened: bool, went_out: bool, held: int
     ) -> int:
@@ -198,92 +204,30 @@ class Rules:
     @cached_property
     def kernel(self) -> np.ndarray:
         """These rules as a one-element record array of dtype :data:`KERNEL_RULES`: what the
-        compiled rule facts and kernels read (``rules[0].book_size``...)."""
+        compiled rule facts and kernels read, each field under its name here
+        (``rules[0].book_size``, ``rules[0].going_out_bonus``...)."""
         record = np.zeros(1, dtype=KERNEL_RULES)
-        take = self.pile_take_count
-        for name, value in (
-            ("players", self.num_players),
-            ("owners", self.num_owners),
-            ("partnerships", self.partnerships),
-            ("hand_size", self.hand_size),
-            ("foot_size", self.foot_size),
-            ("deals", self.num_deals),
-            ("draw_count", self.draw_count),
-            ("upcard", self.pile_upcard),
-            ("take_count", -1 if take is None else take),  # -1: the whole pile
-            ("pile_min", self.pile_min_size),
-            ("take_needs_open", self.take_requires_opened),
-            ("stage_before_draw", self.staging_before_draw),
-            ("book_size", self.book_size),
-            ("max_wilds", self.max_wilds),
-            ("wild_limit", WILD_LIMITS.index(self.wild_limit)),
-            ("clean_bonus", self.clean_book_bonus),
-            ("dirty_bonus", self.dirty_book_bonus),
-            ("red_bonus", self.red_three_bonus),
-            ("red_unopened_penalty", self.red_three_unopened_penalty),
-            ("red_unlaid_penalty", self.red_three_unlaid_penalty),
-            ("black_penalty", self.black_three_penalty),
-            ("out_bonus", self.going_out_bonus),
-            ("out_by_meld", self.go_out_by_meld),
-            ("cards", self.total_cards),
-            ("runs", self.runs),
-            ("twos_books", self.books_of_twos),
-            ("one_plus_discard", self.draw_one_plus_discard),
-            ("frozen", self.frozen_six),
-            ("red_laid", self.red_threes_laid_down),
-            ("target", self.target_score or 0),  # 0: no target
-            ("score_steps", len(self.minimums_by_score or ())),
-        ):
-            record[0][name] = int(value)
-        record[0]["minimums"][: self.num_deals] = self.deal_minimums[: self.num_deals]
-        record[0]["books_needed"][: self.num_deals] = self.books_to_go_out[: self.num_deals]
-        for row, (threshold, minimum) in enumerate(self.minimums_by_score or ()):
-            record[0]["score_minimums"][row] = (min(threshold, 2**62), minimum)
+        row = record[0]  # a view: writing its fields writes the record
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if field.name in KERNEL_TABLES:
+                rows = (value or ())[: KERNEL_TABLES[field.name][0]]  # rows past the last deal: never read
+                if rows:
+                    row[field.name][: len(rows)] = [_kernel_int(v) for v in rows]
+            elif value is None:
+                row[field.name] = KERNEL_NONE[field.name]
+            elif field.name in KERNEL_CHOICES:
+                row[field.name] = KERNEL_CHOICES[field.name].index(value)
+            else:
+                row[field.name] = _kernel_int(value)
+        for name in KERNEL_DERIVED:
+            row[name] = getattr(self, name)
         return record
 
-
-_KERNEL_SCALARS = (
-    "players",
-    "owners",
-    "partnerships",
-    "hand_size",
-    "foot_size",
-    "deals",
-    "draw_count",
-    "upcard",
-    "take_count",
-    "pile_min",
-    "take_needs_open",
-    "stage_before_draw",
-    "book_size",
-    "max_wilds",
-    "wild_limit",
-    "clean_bonus",
-    "dirty_bonus",
-    "red_bonus",
-    "red_unopened_penalty",
-    "red_unlaid_penalty",
-    "black_penalty",
-    "out_bonus",
-    "out_by_meld",
-    "cards",
-    "runs",
-    "twos_books",
-    "one_plus_discard",
-    "frozen",
-    "red_laid",
-    "target",
-    "score_steps",
-)
-KERNEL_RULES = np.dtype(
-    [(name, np.int64) for name in _KERNEL_SCALARS]
-    + [
-        ("minimums", np.int64, (MAX_DEALS,)),  # opening minimum per deal
-        ("books_needed", np.int64, (MAX_DEALS, 2)),  # (clean, dirty) books to go out, per deal
-        ("score_minimums", np.int64, (MAX_SCORE_STEPS, 2)),  # (threshold, minimum) rows
-    ],
-    align=True,
-)
+    @property
+    def num_score_steps(self) -> int:
+        """Rows of ``minimums_by_score`` (0: the opening minimum goes by deal)."""
+        return len(self.minimums_by_score or ())
 
 
 # A preset is a set of overrides of the defaults above; each non-default names its source.
@@ -331,6 +275,36 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 _FIELD_NAMES = {f.name for f in dataclasses.fields(Rules)}
+
+# -- the kernels' record: every field of Rules under its own name, plus derived values ------
+# A bool or an int field enters as an int64; the tables below say how the others do.  A new
+# rule field of either kind needs nothing here: the kernels read ``rules.<its name>``.
+KERNEL_CHOICES: dict[str, tuple[str, ...]] = {  # a string field: its index among the choices
+    "preset_name": PRESET_NAMES,
+    "wild_limit": WILD_LIMITS,  # rule_facts.MAJORITY, BY_SIZE, FOUR_NATURALS
+}
+KERNEL_NONE = {  # what None means to the kernels, for a number that may be None
+    "pile_take_count": -1,  # the whole pile
+    "target_score": 0,  # no target
+}
+KERNEL_TABLES = {  # a tuple field: a fixed-size table, its rows first, zeros after them
+    "deal_minimums": (MAX_DEALS,),  # the opening minimum of each deal
+    "books_to_go_out": (MAX_DEALS, 2),  # (clean, dirty) books to go out, per deal
+    "minimums_by_score": (MAX_SCORE_STEPS, 2),  # (threshold, minimum) rows; None: no rows
+}
+KERNEL_DERIVED = ("num_owners", "total_cards", "num_score_steps")  # properties of Rules
+KERNEL_RULES = np.dtype(
+    [(f.name, np.int64, KERNEL_TABLES.get(f.name, ())) for f in dataclasses.fields(Rules)]
+    + [(name, np.int64) for name in KERNEL_DERIVED],
+    align=True,
+)
+
+
+def _kernel_int(value: Any) -> Any:
+    """An int, or a row of ints, as the record holds it (int64: a huge threshold is capped)."""
+    if isinstance(value, tuple):
+        return tuple(_kernel_int(v) for v in value)
+    return min(int(value), 2**62)
 
 
 def _check_field_names(values: dict[str, Any]) -> None:

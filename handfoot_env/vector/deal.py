@@ -34,7 +34,7 @@ def add_card(s, seat, card, to_foot):
 
 @njit(cache=True)
 def lay_down_red_threes(s, rules, seat):
-    if rules.red_laid == 0:  # house: threes are held
+    if rules.red_threes_laid_down == 0:  # house: threes are held
         return
     owner = owner_of(rules, seat)
     while s.hand[seat, RED_THREE] > 0:
@@ -79,8 +79,8 @@ def clear_staged(s):
 
 @njit(cache=True)
 def start_deal(s, rules, packs):
-    """Reference ``_start_deal``: deal the cards, then ``open_deal``."""
-    n = rules.players
+    """Reference ``start_deal``: deal the cards, then ``open_deal``."""
+    n = rules.num_players
     s.dealer = (s.first_dealer + s.deal) % n
     s.current = (s.dealer + 1) % n
     s.phase = DRAW
@@ -117,10 +117,10 @@ def start_deal(s, rules, packs):
 
 @njit(cache=True)
 def open_deal(s, rules):
-    """Reference ``open_deal`` without its ``_begin_turn`` (see ``settle``): the upcard,
+    """Reference ``open_deal`` without its ``begin_turn`` (``transitions.begin_turn``): the upcard,
     then the dealt red threes seat by seat from the first player."""
-    n = rules.players
-    if rules.upcard:
+    n = rules.num_players
+    if rules.pile_upcard:
         for _ in range(s.stock_len):
             card = pop_stock(s)
             if KIND_OF_CARD[card] >= FIRST_NATURAL:

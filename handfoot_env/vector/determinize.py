@@ -48,12 +48,12 @@ def determinize(s, rules, seat, seed):
     """Redeal, in place, every card of game ``s`` that ``seat`` cannot see (see the module)."""
     np.random.seed(seed)
     suited = rules.runs != 0
-    pool = np.empty(s.stock.shape[0] + 4 * 64 * rules.players, dtype=np.int64)
-    hand_sizes = np.zeros(rules.players, dtype=np.int64)
-    foot_sizes = np.zeros(rules.players, dtype=np.int64)
+    pool = np.empty(s.stock.shape[0] + 4 * 64 * rules.num_players, dtype=np.int64)
+    hand_sizes = np.zeros(rules.num_players, dtype=np.int64)
+    foot_sizes = np.zeros(rules.num_players, dtype=np.int64)
     nothing = np.zeros(NUM_KINDS, dtype=np.int16)
     n = 0
-    for q in range(rules.players):
+    for q in range(rules.num_players):
         if q != seat:
             before = n
             n = _take(s, q, False, suited, pool, n, s.known[q])
@@ -70,10 +70,10 @@ def determinize(s, rules, seat, seed):
     np.random.shuffle(cards)
     # Hands first, from the cards a hand may hold (never a red three where they are laid down).
     front = 0
-    for q in range(rules.players):
+    for q in range(rules.num_players):
         for _ in range(hand_sizes[q]):
             j = front
-            while rules.red_laid and KIND_OF_CARD[cards[j]] == RED_THREE:
+            while rules.red_threes_laid_down and KIND_OF_CARD[cards[j]] == RED_THREE:
                 j += 1
             cards[front], cards[j] = cards[j], cards[front]
             add_card(s, q, cards[front], False)
@@ -81,7 +81,7 @@ def determinize(s, rules, seat, seed):
         if suited:
             for k in range(FIRST_NATURAL, NUM_KINDS):
                 s.known[q, k] = min(s.known[q, k], s.hand[q, k])
-    for q in range(rules.players):
+    for q in range(rules.num_players):
         for _ in range(foot_sizes[q]):
             add_card(s, q, cards[front], True)
             front += 1

@@ -22,10 +22,10 @@ from handfoot_env.vector.legality import (
     SUITED_DISCARD_ACTION,
     TAKE_ACTION,
     VALUES,
-    current_take_reason,
     decode,
     hand_total,
     minimum,
+    take_problem,
 )
 from handfoot_env.vector.masks import has_legal_action
 from handfoot_env.vector.scoring import owner_deal_score
@@ -35,18 +35,18 @@ from handfoot_env.vector.state import DRAW, OVER, PLAY
 # ---------------------------------------------------------------------------- the end of a deal
 @njit(cache=True)
 def end_deal(s, rules, packs, went_out):
-    """Reference ``_end_deal`` and ``score_deal``: score the deal, then the next deal or the end."""
+    """Reference ``end_deal`` and ``score_deal``: score the deal, then the next deal or the end."""
     s.went_out = went_out
     s.deals_ended += 1
-    for o in range(rules.owners):
+    for o in range(rules.num_owners):
         score = owner_deal_score(s, rules, o, went_out)
         s.deal_scores[s.deal, o] = score
         s.totals[o] += score
     reached = False
-    if rules.target > 0:
-        for o in range(rules.owners):
-            reached = reached or s.totals[o] >= rules.target
-    if s.deal + 1 >= rules.deals or reached:
+    if rules.target_score > 0:
+        for o in range(rules.num_owners):
+            reached = reached or s.totals[o] >= rules.target_score
+    if s.deal + 1 >= rules.num_deals or reached:
         s.phase = OVER
         return
     s.deal += 1
@@ -54,18 +54,18 @@ def end_deal(s, rules, packs, went_out):
 
 
 @njit(cache=True)
-def settle(s, rules, packs):
-    """Reference ``_begin_turn``: while the player to move can neither draw nor take, the deal ends."""
-    while s.phase != OVER and s.stock_len < rules.draw_count and current_take_reason(s, rules) != 0:
+def begin_turn(s, rules, packs):
+    """Reference ``begin_turn``: while the player to move can neither draw nor take, the deal ends."""
+    while s.phase != OVER and s.stock_len < rules.draw_count and take_problem(s, rules) != 0:
         end_deal(s, rules, packs, -1)
 
 
 @njit(cache=True)
 def end_deal_if_stuck(s, rules, packs):
-    """Reference ``_end_deal_if_stuck``: an empty stock and no legal action end the deal."""
+    """Reference ``end_deal_if_stuck``: an empty stock and no legal action end the deal."""
     if s.phase != OVER and s.stock_len == 0 and not has_legal_action(s, rules):
         end_deal(s, rules, packs, -1)
-        settle(s, rules, packs)
+        begin_turn(s, rules, packs)
 
 
 # ---------------------------------------------------------------------------- what the table saw
@@ -88,7 +88,7 @@ def receive_in_sight(s, rules, p, card):
     """A card from the pile enters the hand face up: the table knows the seat holds it
     (a red three that goes straight down is not held)."""
     receive(s, rules, p, card)
-    if not (rules.red_laid and KIND_OF_CARD[card] == RED_THREE):
+    if not (rules.red_threes_laid_down and KIND_OF_CARD[card] == RED_THREE):
         s.known[p, KIND_OF_CARD[card]] += 1
 
 
@@ -152,7 +152,7 @@ def after_meld(s, rules, packs):
         return
     if s.on_foot[p]:
         end_deal(s, rules, packs, p)
-        settle(s, rules, packs)
+        begin_turn(s, rules, packs)
     else:
         pick_up_foot(s, rules, p)
 
@@ -188,7 +188,7 @@ def lay_card(s, owner, opened, kind):
 @njit(cache=True)
 def finish_meld(s, rules, packs, owner, opened):
     """After a run or book-of-2s card: open once the staged melds reach the minimum, then
-    the foot (reference ``_meld``'s end)."""
+    the foot (reference ``after_meld``)."""
     if not opened:
         if s.staged_value < minimum(s, rules, owner):
             return  # still staging
@@ -273,7 +273,7 @@ def meld(s, rules, packs, op, rank, comp):
     s.hand[p, kind] -= n
     s.hand[p, TWO] -= t
     s.hand[p, JOKER] -= j
-    if rules.runs:  # the naturals leave the hand by suit (reference ``_book_suit``)
+    if rules.runs:  # the naturals leave the hand by suit (reference ``book_suit``)
         for _ in range(n):
             suit = book_suit(s, p, rank)
             s.hand_suits[p, suit, rank] -= 1
@@ -295,6 +295,14 @@ def meld(s, rules, packs, op, rank, comp):
 
 # ---------------------------------------------------------------------------- draw, take, discard
 @njit(cache=True)
+def draw(s, rules):
+    for _ in range(rules.draw_count):
+        if s.stock_len > 0:  # red-three replacements may have emptied it
+            receive(s, rules, s.current, pop_stock(s))
+    s.phase = PLAY
+
+
+@njit(cache=True)
 def take_pile(s, rules, packs):
     p = s.current
     owner = owner_of(rules, p)
@@ -309,7 +317,7 @@ def take_pile(s, rules, packs):
     else:
         add_to_staged(s, rules, top - FIRST_NATURAL, 3, 0, 0)
         open_side(s, owner)
-    count = s.pile_len if rules.take_count < 0 else rules.take_count - 1
+    count = s.pile_len if rules.pile_take_count < 0 else rules.pile_take_count - 1
     for _ in range(min(count, s.pile_len)):
         s.pile_len -= 1
         receive_in_sight(s, rules, p, s.pile[s.pile_len])
@@ -347,56 +355,48 @@ def discard(s, rules, packs, card):
     if hand_total(s, p) == 0:
         if s.on_foot[p]:
             end_deal(s, rules, packs, p)
-            settle(s, rules, packs)
+            begin_turn(s, rules, packs)
             return
         pick_up_foot(s, rules, p)
-    s.current = (p + 1) % rules.players
+    s.current = (p + 1) % rules.num_players
     s.phase = DRAW
-    settle(s, rules, packs)
+    begin_turn(s, rules, packs)
 
 
 # ---------------------------------------------------------------------------- one action, one game
 @njit(cache=True)
-def apply_action(s, rules, packs, action):
-    """Apply a legal action (the caller has checked it)."""
+def apply(s, rules, packs, action):
+    """Reference ``apply`` without its check (``batch.py`` checks every game's action first):
+    apply one legal action, then end the deal if the mover is stuck; True if a deal ended."""
+    deals_before = s.deals_ended
     s.num_steps += 1
     kind, op, x, y = decode(action)
     if kind == DRAW_ACTION:
-        for _ in range(rules.draw_count):
-            if s.stock_len > 0:  # red-three replacements may have emptied it
-                receive(s, rules, s.current, pop_stock(s))
-        s.phase = PLAY
+        draw(s, rules)
     elif kind == TAKE_ACTION:
-        if rules.one_plus_discard:
+        if rules.draw_one_plus_discard:
             take_top_discard(s, rules)
         else:
             take_pile(s, rules, packs)
-    elif kind == GROUP_ACTION:
-        meld(s, rules, packs, op, x, y)
     elif kind == DISCARD_ACTION or kind == SUITED_DISCARD_ACTION:
         discard(s, rules, packs, x)
+    elif kind == GROUP_ACTION:
+        meld(s, rules, packs, op, x, y)
     elif kind == RUN_ACTION:
         meld_run(s, rules, packs, op, x, y)
     else:
         meld_twos(s, rules, packs, op)
-
-
-@njit(cache=True)
-def apply_game(s, rules, packs, action):
-    """Apply one checked, legal action; True if it ended a deal."""
-    deals_before = s.deals_ended
-    apply_action(s, rules, packs, action)
     end_deal_if_stuck(s, rules, packs)
     return s.deals_ended > deals_before
 
 
 @njit(cache=True)
 def reset_game(s, rules, packs):
-    s.first_dealer = rules.players - 1  # decision: seat 0 starts deal 1
+    s.first_dealer = rules.num_players - 1  # decision: seat 0 starts deal 1
     s.deal = 0
     s.deals_ended = 0
     s.num_steps = 0
     s.totals[:] = 0
     s.deal_scores[:] = 0
     start_deal(s, rules, packs)
-    settle(s, rules, packs)
+    begin_turn(s, rules, packs)

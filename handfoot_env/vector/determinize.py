@@ -7,7 +7,8 @@ and ``known`` is by kind, known naturals are redealt like the rest and ``known``
 what the new hand holds.)  ``determinize`` gathers them, shuffles them, and deals them
 back into the same places in the same numbers: the result is a position that seat ``p``
 cannot tell from the real one (its hand, staged cards, every table and the pile are
-untouched).  Red threes never sit in a hand in the rank-only presets, so hands are refilled
+untouched), and with a given seed the same redeal for every position the seat cannot tell
+apart.  Red threes never sit in a hand in the rank-only presets, so hands are refilled
 from the other cards.  Used by rollout evaluation (``train/rollouts.py``).
 """
 
@@ -67,6 +68,9 @@ def determinize(s, rules, seat, seed):
         pool[n] = s.stock[i]
         n += 1
     cards = pool[:n]
+    # Gathered in the order the cards really lay; sorted first, so that the redeal depends only
+    # on which cards are unseen (what the seat can know), never on where each one was.
+    cards.sort()
     np.random.shuffle(cards)
     # Hands first, from the cards a hand may hold (never a red three where they are laid down).
     front = 0

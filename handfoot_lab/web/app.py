@@ -2,8 +2,12 @@
 
 One table per browser session (a cookie), several sessions at once.  Every answer about a
 game is ``views.position`` for the session's seat: during play, only what that seat may
-know.  Every refusal — an illegal or stale move, an unknown table, a body that is not JSON —
-is a status code and ``{"error": "<one clear line>"}``, the game unchanged.
+know.  A game played here without a seed deals from an unpredictable one (62 bits from
+``secrets``); its record, which holds the seed, is given only once the game is over; the
+agents and the Coach draw their randomness from a secret the server picks when it starts.
+A watched game or a replay shows hidden cards only when asked (``reveal=1``).  Every
+refusal — an illegal or stale move, an unknown table, a body that is not JSON — is a
+status code and ``{"error": "<one clear line>"}``, the game unchanged.
 
     POST /api/play    {preset, players, opponents, partner, hint, seed}   a new game against agents
     POST /api/act     {turn, action | command}                             your move, then theirs
@@ -13,7 +17,8 @@ is a status code and ``{"error": "<one clear line>"}``, the game unchanged.
     POST /api/replay  <a record>                                           open a record
     POST /api/goto    {step} | {deal}                                      move through the replay
     GET  /api/table   ?seat=N&reveal=1                                     the session's table
-    GET  /api/record                                                       the game as a record (JSON)
+    GET  /api/record                                                       the game as a record (JSON):
+                                                                           a game you play, once it is over
     GET  /api/options                                                      presets, player counts, agents
 """
 
@@ -35,11 +40,13 @@ from starlette.staticfiles import StaticFiles
 
 from agents import AGENT_NAMES
 from handfoot_env.rules import PRESET_NAMES, Rules
+from handfoot_lab.play import unpredictable_seed
 from handfoot_lab.web.tables import PlayTable, Refused, ReplayTable, WatchTable
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "handfoot_session"
 MAX_TABLES = 256  # the oldest sessions' tables go first
+MAX_SEED = 2**63 - 1  # the vector engine (the Coach's play-outs) keeps seeds as int64
 
 
 class Tables:
@@ -114,14 +121,23 @@ def player_counts(preset: str) -> tuple[int, ...]:
 
 
 def seed_from(data: dict[str, Any]) -> int:
-    seed = data.get("seed", secrets.randbelow(10**9))
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise Refused(f"'seed' must be a non-negative whole number, got {seed!r}")
+    """The seed a person typed (a whole number, or its digits as text: a page's numbers lose
+    digits beyond 2**53), or an unpredictable one."""
+    seed = data.get("seed")
+    if seed is None or seed == "":
+        return unpredictable_seed()
+    if isinstance(seed, str) and seed.isascii() and seed.isdigit():
+        seed = int(seed)
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise Refused(f"'seed' must be a whole number from 0 to {MAX_SEED}, got {seed!r}")
     return seed
 
 
-def create_app() -> Starlette:
+def create_app(secret: int | None = None) -> Starlette:
+    """The app; ``secret`` (drawn with ``secrets`` when not given: tests pin it) seeds the
+    agents and the Coach's redeals, so that their moves say nothing of a game's seed."""
     tables = Tables()
+    secret = secrets.randbits(128) if secret is None else secret
 
     def opened(table) -> Response:
         """The first answer of a new table, with the cookie of its new session."""
@@ -188,6 +204,7 @@ def create_app() -> Starlette:
                 agent_name(data, "opponents", "heuristic"),
                 partner,
                 agent_name(data, "hint", "heuristic"),
+                secret,
             )
         )
 
@@ -207,7 +224,9 @@ def create_app() -> Starlette:
         if not isinstance(names, list) or not names:
             raise Refused("'agents' must be a list of agent names, one per seat (cycled)")
         return opened(
-            await run_in_threadpool(WatchTable, rules, seed_from(data), [agent_name({"a": n}, "a", "") for n in names])
+            await run_in_threadpool(
+                WatchTable, rules, seed_from(data), [agent_name({"a": n}, "a", "") for n in names], secret
+            )
         )
 
     async def advance(request: Request) -> Response:
@@ -232,6 +251,8 @@ def create_app() -> Starlette:
         table = table_of(request)
         if table.kind == "replay":
             raise Refused("a replay is a record already", 409)
+        # A game being played answers only once it is over (PlayTable.record); a watcher sees
+        # every card anyway.
         with table.lock:
             return JSONResponse(table.record(), headers={"Content-Disposition": 'attachment; filename="handfoot.json"'})
 

@@ -8,7 +8,7 @@ from numba import njit
 from handfoot_env.cards import FIRST_NATURAL, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE
 from handfoot_env.rule_facts import owner_of
 from handfoot_env.vector.legality import KIND_OF_CARD, SUIT_OF_CARD
-from handfoot_env.vector.state import DRAW
+from handfoot_env.vector.state import DRAW, STAGED
 
 
 @njit(cache=True)
@@ -67,13 +67,14 @@ def pick_up_foot(s, rules, seat):
 
 @njit(cache=True)
 def clear_staged(s):
-    s.staged_cards[:] = 0
+    """Empty the staged row: nothing is staged."""
+    s.groups[STAGED, :, :] = 0
+    s.runs[STAGED, :, :] = 0
+    s.twos[STAGED] = 0
+    s.books[STAGED, :] = 0
+    s.book_ranks[STAGED, :, :] = 0
+    s.table_cards[STAGED, :] = 0
     s.staged_suits[:] = 0
-    s.staged_runs[:] = 0
-    s.staged_twos = 0
-    s.staged_groups[:] = 0
-    s.staged_books[:] = 0
-    s.staged_book_ranks[:] = 0
     s.staged_value = 0
 
 

@@ -25,7 +25,7 @@ from handfoot_env.cards import (
     TWO,
 )
 from handfoot_env.rule_facts import opening_minimum, owner_of, wilds_allowed
-from handfoot_env.vector.state import DRAW, OVER, PLAY
+from handfoot_env.vector.state import DRAW, OVER, PLAY, STAGED
 
 VALUES = np.array(KIND_VALUES, dtype=np.int64)
 KIND_OF_CARD = CARD_KIND.astype(np.int64)  # card id -> kind
@@ -95,10 +95,28 @@ def hand_total(s, seat):
 
 @njit(cache=True)
 def staged_total(s):
+    """Cards the player to move has staged."""
     total = 0
     for k in range(NUM_KINDS):
-        total += s.staged_cards[k]
+        total += s.table_cards[STAGED, k]
     return total
+
+
+@njit(cache=True)
+def melds_row(s, owner):
+    """Where the owner's melds go now: its table once opened, the staged row before (the
+    reference: ``side.groups`` or ``seat.staged``)."""
+    return owner if s.opened[owner] else STAGED
+
+
+@njit(cache=True)
+def group_size(s, row, rank):
+    return s.groups[row, rank, 0] + s.groups[row, rank, 1] + s.groups[row, rank, 2]
+
+
+@njit(cache=True)
+def group_wilds(s, row, rank):
+    return s.groups[row, rank, 1] + s.groups[row, rank, 2]
 
 
 @njit(cache=True)
@@ -126,12 +144,32 @@ def cards_left_problem(s, rules, left, clean, dirty):
 
 
 @njit(cache=True)
-def take_problem_for(
-    s, rules, pair_count, cards_in_hand, staged_value, staged_size, staged_wilds, staged_clean, staged_dirty
-):
-    """Reference ``take_problem``, with the hand and staged groups given (they may be hypothetical).
+def take_problem(s, rules):
+    """Reference ``take_problem``: may the player to move take the pile as the state stands?"""
+    if rules.draw_one_plus_discard:
+        return top_discard_problem(s, rules)
+    pair = 0
+    size = 0
+    wilds = 0
+    if s.pile_len > 0:
+        top = KIND_OF_CARD[s.pile[s.pile_len - 1]]
+        pair = s.hand[s.current, top]
+        if top >= FIRST_NATURAL:
+            row = melds_row(s, owner_of(rules, s.current))
+            size = group_size(s, row, top - FIRST_NATURAL)
+            wilds = group_wilds(s, row, top - FIRST_NATURAL)
+    row = melds_row(s, owner_of(rules, s.current))
+    return take_problem_for(
+        s, rules, pair, hand_total(s, s.current), s.staged_value, size, wilds, s.books[row, 0], s.books[row, 1]
+    )
 
-    ``staged_size``/``staged_wilds`` describe the staged unfinished group of the top card's rank."""
+
+@njit(cache=True)
+def take_problem_for(s, rules, pair_count, cards_in_hand, staged_value, size, wilds, clean, dirty):
+    """Reference ``take_problem`` with a hand and staged melds given (they may be hypothetical):
+    ``pair_count`` naturals of the top card's rank in a hand of ``cards_in_hand`` cards;
+    ``size``/``wilds`` the unfinished group of that rank and ``clean``/``dirty`` the books
+    where the take would go (``melds_row``)."""
     if s.phase != DRAW:
         return R_TAKE_PHASE
     if rules.pile_take_count == 0:
@@ -149,23 +187,11 @@ def take_problem_for(
         return R_NOT_OPENED
     if pair_count < 2:
         return R_NO_PAIR
-    rank = top - FIRST_NATURAL
-    if opened:
-        size = s.groups[owner, rank, 0] + s.groups[owner, rank, 1] + s.groups[owner, rank, 2]
-        wilds = s.groups[owner, rank, 1] + s.groups[owner, rank, 2]
-        clean = s.books[owner, 0]
-        dirty = s.books[owner, 1]
-    else:
-        size = staged_size
-        wilds = staged_wilds
-        clean = staged_clean
-        dirty = staged_dirty
     book = rules.book_size
     if size > 0 and size + 3 > book:
         return R_TAKE_OVERFLOW
-    if not opened:
-        if staged_value + 3 * VALUES[top] < minimum(s, rules, owner):
-            return R_TAKE_MINIMUM
+    if not opened and staged_value + 3 * VALUES[top] < minimum(s, rules, owner):
+        return R_TAKE_MINIMUM
     to_hand = s.pile_len - 1
     if rules.pile_take_count > 0:
         to_hand = min(to_hand, rules.pile_take_count - 1)
@@ -185,7 +211,7 @@ def frozen_meld(s, rules, owner, card):
     suit = SUIT_OF_CARD[card]
     if kind >= FIRST_NATURAL:
         r = kind - FIRST_NATURAL
-        if s.groups[owner, r, 0] + s.groups[owner, r, 1] + s.groups[owner, r, 2] == six:
+        if group_size(s, owner, r) == six:
             return True
         if suit >= 0:
             length = s.runs[owner, suit, 0]
@@ -210,29 +236,6 @@ def top_discard_problem(s, rules):
 
 
 @njit(cache=True)
-def take_problem(s, rules):
-    """Whether the player to move may take the pile as the state stands."""
-    if rules.draw_one_plus_discard:
-        return top_discard_problem(s, rules)
-    if s.pile_len == 0:
-        pair = 0
-        size = 0
-        wilds = 0
-    else:
-        top = KIND_OF_CARD[s.pile[s.pile_len - 1]]
-        pair = s.hand[s.current, top]
-        size = 0
-        wilds = 0
-        if top >= FIRST_NATURAL:
-            r = top - FIRST_NATURAL
-            size = s.staged_groups[r, 0] + s.staged_groups[r, 1] + s.staged_groups[r, 2]
-            wilds = s.staged_groups[r, 1] + s.staged_groups[r, 2]
-    return take_problem_for(
-        s, rules, pair, hand_total(s, s.current), s.staged_value, size, wilds, s.staged_books[0], s.staged_books[1]
-    )
-
-
-@njit(cache=True)
 def group_problem(s, rules, op, rank, comp):
     """Reference ``meld_problem`` for groups.  ``op``: 0 start (with composition ``comp``),
     1 add a natural, 2 add a 2, 3 add a joker."""
@@ -241,14 +244,10 @@ def group_problem(s, rules, op, rank, comp):
     opened = s.opened[owner] != 0
     if s.phase == DRAW and not (rules.staging_before_draw and not opened):
         return R_MELD_PHASE
-    if opened:
-        n0 = s.groups[owner, rank, 0]
-        t0 = s.groups[owner, rank, 1]
-        j0 = s.groups[owner, rank, 2]
-    else:
-        n0 = s.staged_groups[rank, 0]
-        t0 = s.staged_groups[rank, 1]
-        j0 = s.staged_groups[rank, 2]
+    row = melds_row(s, owner)
+    n0 = s.groups[row, rank, 0]
+    t0 = s.groups[row, rank, 1]
+    j0 = s.groups[row, rank, 2]
     exists = n0 + t0 + j0 > 0
     kind = rank + FIRST_NATURAL
     need_n = 0
@@ -281,11 +280,11 @@ def group_problem(s, rules, op, rank, comp):
         return R_WILDS
     left = hand_total(s, p) - need_n - need_t - need_j
     is_book = size == book
+    clean = s.books[row, 0] + (1 if is_book and t + j == 0 else 0)
+    dirty = s.books[row, 1] + (1 if is_book and t + j > 0 else 0)
     if not opened:
         total = s.staged_value + need_n * VALUES[kind] + need_t * VALUES[TWO] + need_j * VALUES[JOKER]
-        clean = s.staged_books[0] + (1 if is_book and t + j == 0 else 0)
-        dirty = s.staged_books[1] + (1 if is_book and t + j > 0 else 0)
-        if total < minimum(s, rules, owner):
+        if total < minimum(s, rules, owner):  # staged only: the cards wait, a discard must remain
             if left < 1:
                 return R_NO_DISCARD
             if s.phase == DRAW and s.stock_len < rules.draw_count:
@@ -309,28 +308,24 @@ def group_problem(s, rules, op, rank, comp):
                                 size_top = size
                                 wilds_top = t + j
                         else:
-                            size_top = s.staged_groups[r, 0] + s.staged_groups[r, 1] + s.staged_groups[r, 2]
-                            wilds_top = s.staged_groups[r, 1] + s.staged_groups[r, 2]
+                            size_top = group_size(s, STAGED, r)
+                            wilds_top = group_wilds(s, STAGED, r)
                 if take_problem_for(s, rules, pair, left, total, size_top, wilds_top, clean, dirty) != R_LEGAL:
                     return R_STRANDED
             return R_LEGAL
-        return cards_left_problem(s, rules, left, clean, dirty)
-    clean = s.books[owner, 0] + (1 if is_book and t + j == 0 else 0)
-    dirty = s.books[owner, 1] + (1 if is_book and t + j > 0 else 0)
     return cards_left_problem(s, rules, left, clean, dirty)
 
 
 @njit(cache=True)
-def laid_problem(s, rules, owner, opened, used, value, completes):
+def laid_problem(s, rules, owner, used, value, completes):
     """The end of the run and book-of-2s checks (reference ``meld_problem``), melds that are
     always clean and never stage before the draw: ``used`` cards leave the hand, adding
     ``value`` points; ``completes`` is 1 when the meld becomes a (clean) book."""
     left = hand_total(s, s.current) - used
-    if not opened:
-        if s.staged_value + value < minimum(s, rules, owner):
-            return R_NO_DISCARD if left < 1 else R_LEGAL
-        return cards_left_problem(s, rules, left, s.staged_books[0] + completes, s.staged_books[1])
-    return cards_left_problem(s, rules, left, s.books[owner, 0] + completes, s.books[owner, 1])
+    if not s.opened[owner] and s.staged_value + value < minimum(s, rules, owner):
+        return R_NO_DISCARD if left < 1 else R_LEGAL
+    row = melds_row(s, owner)
+    return cards_left_problem(s, rules, left, s.books[row, 0] + completes, s.books[row, 1])
 
 
 @njit(cache=True)
@@ -342,13 +337,9 @@ def run_problem(s, rules, op, suit, rank):
         return R_MELD_PHASE
     p = s.current
     owner = owner_of(rules, p)
-    opened = s.opened[owner] != 0
-    if opened:
-        length = s.runs[owner, suit, 0]
-        low = s.runs[owner, suit, 1]
-    else:
-        length = s.staged_runs[suit, 0]
-        low = s.staged_runs[suit, 1]
+    row = melds_row(s, owner)
+    length = s.runs[row, suit, 0]
+    low = s.runs[row, suit, 1]
     if op == 0:
         if length > 0:
             return R_RUN_EXISTS
@@ -356,7 +347,7 @@ def run_problem(s, rules, op, suit, rank):
             if s.hand_suits[p, suit, r] < 1:
                 return R_NOT_HELD
         value = VALUES[FIRST_NATURAL + rank] + VALUES[FIRST_NATURAL + rank + 1] + VALUES[FIRST_NATURAL + rank + 2]
-        return laid_problem(s, rules, owner, opened, 3, value, 1 if 3 == rules.book_size else 0)
+        return laid_problem(s, rules, owner, 3, value, 1 if rules.book_size == 3 else 0)
     if length == 0:
         return R_NO_RUN
     if op == 1:
@@ -371,9 +362,7 @@ def run_problem(s, rules, op, suit, rank):
         return R_NOT_HELD
     if length + 1 > rules.book_size:
         return R_TOO_BIG
-    return laid_problem(
-        s, rules, owner, opened, 1, VALUES[FIRST_NATURAL + r], 1 if length + 1 == rules.book_size else 0
-    )
+    return laid_problem(s, rules, owner, 1, VALUES[FIRST_NATURAL + r], 1 if length + 1 == rules.book_size else 0)
 
 
 @njit(cache=True)
@@ -385,8 +374,7 @@ def twos_problem(s, rules, op):
         return R_MELD_PHASE
     p = s.current
     owner = owner_of(rules, p)
-    opened = s.opened[owner] != 0
-    size = s.twos[owner] if opened else s.staged_twos
+    size = s.twos[melds_row(s, owner)]
     need = 3 if op == 0 else 1
     if op == 0 and size > 0:
         return R_TWOS_EXISTS
@@ -396,7 +384,7 @@ def twos_problem(s, rules, op):
         return R_NOT_HELD
     if size + need > rules.book_size:
         return R_TOO_BIG
-    return laid_problem(s, rules, owner, opened, need, need * VALUES[TWO], 1 if size + need == rules.book_size else 0)
+    return laid_problem(s, rules, owner, need, need * VALUES[TWO], 1 if size + need == rules.book_size else 0)
 
 
 @njit(cache=True)

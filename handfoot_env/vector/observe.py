@@ -9,7 +9,7 @@ from numba import njit
 from handfoot_env import observation as O
 from handfoot_env.cards import NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE
 from handfoot_env.vector.legality import KIND_OF_CARD, SUIT_OF_CARD, VALUES, hand_total, minimum, owner_of, staged_total
-from handfoot_env.vector.state import DRAW, PLAY
+from handfoot_env.vector.state import DRAW, PLAY, STAGED
 
 
 @njit(cache=True)
@@ -22,7 +22,7 @@ def observe(s, rules, seat, obs):
         obs[O.HAND + k] = s.hand[seat, k]
     if seat == s.current:
         for k in range(NUM_KINDS):
-            obs[O.STAGED + k] = s.staged_cards[k]
+            obs[O.STAGED + k] = s.table_cards[STAGED, k]
         obs[O.STAGED_VALUE] = s.staged_value / 100.0
     obs[O.ON_FOOT] = s.on_foot[seat]
 
@@ -100,9 +100,9 @@ def observe_house(s, rules, seat, my_owner, obs):
         obs[O.HOUSE_PILE_SUIT + SUIT_OF_CARD[s.pile[s.pile_len - 1]]] = 1.0
     if seat == s.current:
         for suit in range(NUM_SUITS):
-            obs[O.HOUSE_STAGED_RUNS + 2 * suit] = s.staged_runs[suit, 0]
-            obs[O.HOUSE_STAGED_RUNS + 2 * suit + 1] = s.staged_runs[suit, 1]
-        obs[O.HOUSE_STAGED_TWOS] = s.staged_twos
+            obs[O.HOUSE_STAGED_RUNS + 2 * suit] = s.runs[STAGED, suit, 0]
+            obs[O.HOUSE_STAGED_RUNS + 2 * suit + 1] = s.runs[STAGED, suit, 1]
+        obs[O.HOUSE_STAGED_TWOS] = s.twos[STAGED]
     owners = rules.num_owners
     for slot in range(owners):
         owner = (my_owner + slot) % owners

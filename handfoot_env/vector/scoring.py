@@ -13,6 +13,7 @@ from numba import njit
 from handfoot_env.cards import NUM_KINDS, RED_THREE
 from handfoot_env.rule_facts import deal_score, held_penalty, owner_of
 from handfoot_env.vector.legality import VALUES
+from handfoot_env.vector.state import STAGED
 
 
 @njit(cache=True)
@@ -28,7 +29,7 @@ def owner_deal_score(s, rules, owner, went_out):
             continue
         held += held_penalty(rules, s.hand[seat])
         if seat == s.current:
-            held += held_penalty(rules, s.staged_cards)
+            held += held_penalty(rules, s.table_cards[STAGED])
         if s.on_foot[seat] == 0:
             held += held_penalty(rules, s.foot[seat])
     out = went_out >= 0 and owner_of(rules, went_out) == owner

@@ -46,7 +46,7 @@ from handfoot_env.cards import CARD_KIND, NUM_KINDS, RED_THREE
 from handfoot_env.reference import deal, legality, transitions
 from handfoot_env.reference import rule_facts as facts
 from handfoot_env.reference.scoring import DealResult, score_deal
-from handfoot_env.reference.state import DRAW_PHASE, GAME_OVER, PLAY_PHASE
+from handfoot_env.reference.state import DRAW_PHASE, GAME_OVER, PLAY_PHASE, Seat, Side
 from handfoot_env.rules import Rules, require_supported
 
 
@@ -55,20 +55,33 @@ class Game:
     ``deal.py`` (dealing), ``legality.py`` (why an action is refused) and ``transitions.py``
     (what an action does)."""
 
-    def __init__(self, rules: Rules | None = None, seed: int = 0):
+    def __init__(self, rules: Rules | None = None, seed: int = 0, *, start: bool = True):
+        """A new game: the first deal dealt and its first turn begun (``start=False``: nothing
+        dealt yet, for a scenario to lay out its own position)."""
         rules = rules if rules is not None else Rules.preset("classic")
         require_supported(rules)
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        # The whole state of a game is these attributes; nothing else is ever set on it.
         self.rules = rules
-        self.seed = int(seed)
+        self.seed = int(seed)  # deal d is shuffled from (seed, d): cards.shuffled_cards
         self.actions: list[int] = []  # every action applied, for the record
-        self.totals = [0] * rules.num_owners
-        self.deal_results: list[DealResult] = []
-        self.deal_index = 0
+        self.totals: list[int] = [0] * rules.num_owners  # each owner's running total
+        self.deal_results: list[DealResult] = []  # the deals finished so far
+        self.deal_index = 0  # the deal in progress, 0-based
         self.first_dealer = rules.num_players - 1  # decision: seat 0 starts deal 1
-        deal.start_deal(self)
-        transitions.begin_turn(self)
+        # The deal in progress: deal.start_deal deals each deal afresh into these.
+        self.dealer = self.first_dealer  # the dealer moves left each deal
+        self.current = (self.dealer + 1) % rules.num_players  # the seat to move
+        self.phase = DRAW_PHASE  # DRAW_PHASE, PLAY_PHASE or GAME_OVER
+        self.went_out: int | None = None  # the seat that went out, once one has
+        self.seats: list[Seat] = [Seat() for _ in range(rules.num_players)]  # hands, feet, staged melds
+        self.sides: list[Side] = [Side() for _ in range(rules.num_owners)]  # each owner's table
+        self.stock: list[int] = []  # card ids, the top last
+        self.pile: list[int] = []  # card ids, the top last
+        if start:
+            deal.start_deal(self)
+            transitions.begin_turn(self)
 
     @property
     def is_over(self) -> bool:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from helpers import HIDDEN_SWAPS, swap_hidden_cards
 
+from handfoot_env.cards import FIRST_NATURAL, NUM_CARD_IDS, NUM_KINDS, RED_THREE
 from handfoot_env.reference import Game
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
@@ -62,3 +63,41 @@ def test_different_seeds_redeal_differently():
         engine.load_position(row, game)
     determinize_kernel(engine.states, engine.kernel_rules, np.arange(2), np.full(2, game.current), np.array([1, 2]))
     assert not np.array_equal(engine.states[0]["stock"], engine.states[1]["stock"])
+
+
+def hidden_cards(state, seat: int, players: int) -> np.ndarray:
+    """Every card ``seat`` cannot see, counted by card id: the other hands, every unplayed foot,
+    the stock."""
+    counts = np.bincount(state["stock"][: state["stock_len"]].astype(np.int64), minlength=NUM_CARD_IDS)
+    for q in range(players):
+        places = [("foot", "foot_suits")] if q == seat else [("hand", "hand_suits"), ("foot", "foot_suits")]
+        for kinds, suits in places:
+            counts[:FIRST_NATURAL] += state[kinds][q][:FIRST_NATURAL]
+            if state[suits][q].any():  # house: naturals by suit
+                counts[NUM_KINDS:] += state[suits][q].reshape(-1)
+            else:
+                counts[FIRST_NATURAL:NUM_KINDS] += state[kinds][q][FIRST_NATURAL:]
+    return counts
+
+
+@pytest.mark.parametrize("preset,players", CONFIGS)
+def test_a_redeal_keeps_every_card_every_count_and_what_the_seat_sees(preset, players):
+    game = mid_deal(preset, players, 60)
+    seat = game.current
+    engine = VectorEngine(game.rules, batch_size=1, auto_reset=False)
+    engine.load_position(0, game)
+    before = engine.states[0].copy()
+    determinize_kernel(engine.states, engine.kernel_rules, np.array([0]), np.array([seat]), np.array([11]))
+    after = engine.states[0]
+
+    assert np.array_equal(hidden_cards(after, seat, players), hidden_cards(before, seat, players))
+    assert after["stock_len"] == before["stock_len"]
+    assert (after["hand"].sum(axis=1) == before["hand"].sum(axis=1)).all()  # every hand and foot its size
+    assert (after["foot"].sum(axis=1) == before["foot"].sum(axis=1)).all()
+    assert not np.array_equal(after["stock"], before["stock"])  # something was redealt
+    for field in ("pile", "groups", "runs", "books", "table_cards", "staged_suits", "totals"):
+        assert np.array_equal(after[field], before[field]), field
+    assert np.array_equal(after["hand"][seat], before["hand"][seat])
+    assert (after["known"] <= after["hand"]).all()  # a seat surely holds only cards it holds
+    if game.rules.red_threes_laid_down:  # red threes go down at once: never into a hand
+        assert (after["hand"][:, RED_THREE] == 0).all()

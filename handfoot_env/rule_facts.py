@@ -73,7 +73,7 @@ def book_bonus(rules, clean, dirty):
 def held_penalty(rules, cards):
     """What ``cards`` (counts per kind) still held at the end of a deal cost: each its card value,
     a black three ``black_three_penalty`` and a red three ``red_three_unlaid_penalty``
-    (docs/rules.md, "Scoring a deal")."""
+    (docs/rules.md "Scoring")."""
     cost = 0
     for kind in range(NUM_KINDS):
         if kind == BLACK_THREE:
@@ -87,7 +87,7 @@ def held_penalty(rules, cards):
 
 @njit(cache=True)
 def deal_score(rules, melded, clean, dirty, red_threes, opened, went_out, held):
-    """An owner's score for a deal (RULES.md "Scoring a deal"): the card values of its melds,
+    """An owner's score for a deal (docs/rules.md "Scoring"): the card values of its melds,
     book bonuses, its red threes (a penalty for a team that never opened, in partnership),
     the going-out bonus, less ``held`` (what its members' cards still held cost)."""
     per_red_three = -rules.red_three_bonus if rules.red_three_unopened_penalty and not opened else rules.red_three_bonus

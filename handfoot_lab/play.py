@@ -1,7 +1,6 @@
 """``handfoot play``: one person against agents in the terminal (or over a plain pipe).
 
-The person sits at seat 0 (in ``partnership`` with an agent partner at seat 2).  Commands
-mirror seed 001's controls:
+The person sits at seat 0 (in ``partnership`` with an agent partner at seat 2).  Commands:
 
     s               draw two from the stock
     p               pick up the discard pile (the matching pair is chosen for you)
@@ -22,7 +21,7 @@ mirror seed 001's controls:
 
 Before your side has opened, melds are staged until they reach the deal's minimum (they
 go back to your hand at the discard otherwise).  Only legal moves are accepted; a refused
-move says why.  After each of your turns the Coach notes any of the documents' tips you
+move says why.  After each of your turns the Coach notes any advice of docs/rules.md ("Playing well") you
 broke, with what the hint agent would have played instead.
 
 Nothing printed while the game is on tells a hidden card or the seed.  A session given no

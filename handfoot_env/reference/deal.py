@@ -1,6 +1,6 @@
-"""Dealing, and cards moving into hands: the reference engine's deal (RULES.md).
+"""Dealing, and cards moving into hands: the reference engine's deal (docs/rules.md).
 
-Decisions where RULES.md is silent: hands, then feet, are dealt a card at a time from the
+Decisions of handfoot's own (docs/rules.md "Decisions handfoot made"): hands, then feet, are dealt a card at a time from the
 seat left of the dealer, and the stock is what remains; the ``classic`` upcard is turned
 before dealt red threes are replaced, seat by seat from the first player; deal ``d`` of
 seed ``s`` uses ``numpy.random.default_rng([s, d]).permutation`` of the pack (``cards.py``).
@@ -64,7 +64,8 @@ def open_deal(game: Game) -> None:
 
 
 def turn_up_first_discard(game: Game) -> None:
-    """000: turn up the stock's top card; a wild or a three goes to the bottom."""
+    """classic: turn up the stock's top card; a wild or a three goes to the bottom
+    (docs/rules.md "Taking the discard pile")."""
     for _ in range(len(game.stock)):
         card = game.stock.pop()
         if is_natural(int(CARD_KIND[card])):

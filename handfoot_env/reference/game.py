@@ -1,4 +1,4 @@
-"""The reference engine: Hand and Foot in plain Python, written to be read beside RULES.md.
+"""The reference engine: Hand and Foot in plain Python, written to be read beside docs/rules.md.
 
 This is the executable specification.  It is slow on purpose: every rule is one
 readable check.  The vector engine must agree with it step for step.
@@ -13,19 +13,20 @@ and a discard.  ``why_illegal(action)`` gives the reason an action is refused (o
 ``legal_mask()`` is exactly the actions for which it is None, and ``step`` refuses an
 illegal action with :class:`IllegalActionError`, leaving the state untouched.
 
-Decisions where RULES.md is silent (each also noted where it is made):
+Decisions of handfoot's own (docs/rules.md "Decisions handfoot made"; each also noted where
+it is made):
 * Dealing: hands, then feet, a card at a time from the seat left of the dealer; the stock
   is what remains; the ``classic`` upcard is turned before red threes are replaced; red
   threes are replaced seat by seat from the first player.
 * The dealer of deal 1 is the last seat, so seat 0 starts deal 1.
 * A hand used up by the discard is replaced by the foot at once (its red threes go down
-  then); it is played from on the next turn (seed 003: "they pick up their Foot").
+  then); it is played from on the next turn (docs/rules.md "The foot and going out").
 * Before the draw, staging that would leave the player no legal draw or take is refused,
   so that every position has a legal action.
-* RULES.md "Stock emptied during a turn": after every action, if the stock is empty and the
+* docs/rules.md "When the stock runs out", during a turn: after every action, if the stock is empty and the
   player to move has no legal action, the deal ends with no going-out bonus.
 
-``house`` (runs, so suits matter) adds these decisions, RULES.md being silent:
+``house`` (runs, so suits matter) adds these decisions (docs/rules.md "`house`"):
 * A natural that goes into a book is taken from the suit in which the hand holds the fewest
   cards (ties: clubs, diamonds, hearts, spades), so that long suits stay for runs; the
   action layout names no suit for book cards.
@@ -33,8 +34,7 @@ Decisions where RULES.md is silent (each also noted where it is made):
 * Taking the top discard comes with one card from the stock, so it needs a non-empty stock;
   the stock card is drawn first.  Any top card may be taken unless it is frozen out:
   a natural that would complete a 6-card book of its rank or extend a 6-card run of its
-  suit, or a 2 that would complete a 6-card book of 2s (RULES.md: "a book of its rank, or
-  a run it extends").
+  suit, or a 2 that would complete a 6-card book of 2s.
 * Runs and books of 2s stage and count toward the opening like books.
 """
 

@@ -208,7 +208,7 @@ class PlayTable:
 
 
 def why(game: Game, action: int) -> str:
-    """A short reason for a hinted move, in the documents' terms."""
+    """A short reason for a hinted move, in the terms of docs/rules.md ("Playing well")."""
     act = A.decode(action)
     if act.kind == "draw":
         return "nothing in the pile is worth taking now: draw two"

@@ -211,10 +211,14 @@ def render_view(view: TableView) -> str:
     clean_word, dirty_word, books_word = ("red", "black", "canastas") if house else ("clean", "dirty", "books")
     target = f" (game to {rules.target_score:,})" if rules.target_score else ""
     lines = [
-        f"deal {view.deal_index + 1}/{rules.num_deals}{target}   dealer: seat {view.dealer}   "
-        f"to move: seat {view.current} ({view.phase})   totals {view.totals}",
-        f"stock {view.stock_size}   pile {view.pile_size} (top {top})   "
-        f"to go out: {need_clean} {clean_word} + {need_dirty} {dirty_word} {books_word}",
+        (
+            f"deal {view.deal_index + 1}/{rules.num_deals}{target}   dealer: seat {view.dealer}   "
+            f"to move: seat {view.current} ({view.phase})   totals {view.totals}"
+        ),
+        (
+            f"stock {view.stock_size}   pile {view.pile_size} (top {top})   "
+            f"to go out: {need_clean} {clean_word} + {need_dirty} {dirty_word} {books_word}"
+        ),
     ]
     for owner, side in enumerate(view.sides):
         status = "opened" if side.opened else f"needs {side.minimum} to open"

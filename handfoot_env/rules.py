@@ -46,7 +46,9 @@ class Rules:
     # --- players and cards -------------------------------------------------------------
     num_players: int = 2
     partnerships: bool = False  # partners opposite (seats 0+2, 1+3) share groups and score
-    num_decks: int | None = None  # None: one more deck than players (classic)
+    # None (the default): one more deck than players, filled in at once (__post_init__), so
+    # that a built Rules always holds an int here.
+    num_decks: int = None  # type: ignore[assignment]
     hand_size: int = 11
     foot_size: int = 11
 
@@ -172,7 +174,7 @@ class Rules:
 
     @property
     def total_cards(self) -> int:
-        return CARDS_PER_DECK * int(self.num_decks)  # type: ignore[arg-type]
+        return CARDS_PER_DECK * self.num_decks
 
     def opening_minimum(self, deal_index: int, running_total: int = 0) -> int:
         """The points an owner's first melds must reach in deal ``deal_index`` (0-based)."""
@@ -233,7 +235,7 @@ class Rules:
 # A preset is a set of overrides of the defaults above; each names its section of docs/rules.md
 # (the opening table when none is named).
 PRESETS: dict[str, dict[str, Any]] = {
-    "classic": dict(),  # the defaults are classic
+    "classic": {},  # the defaults are classic
     "partnership": dict(
         num_players=4,
         partnerships=True,

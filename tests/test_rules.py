@@ -46,7 +46,7 @@ def test_classic_decks_follow_the_player_count():
 
 def test_rules_are_frozen_and_round_trip():
     rules = Rules.preset("partnership", hand_size=13, foot_size=13)
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         rules.hand_size = 5  # type: ignore[misc]
     assert Rules.from_dict(rules.to_dict()) == rules
     for name in PRESET_NAMES:

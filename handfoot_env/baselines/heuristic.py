@@ -294,9 +294,9 @@ class HeuristicAgent:
         # Pairs go down with a wild first (more groups, more books to come: measured better
         # than holding them), then wilds finish the groups nearest to a book.
         for step in (add_wilds, start_with_wild) if p["wilds_first"] else (start_with_wild, add_wilds):
-            action = step()
-            if action is not None:
-                return action
+            chosen = step()
+            if chosen is not None:
+                return chosen
         return None
 
     @staticmethod
@@ -344,7 +344,7 @@ class HeuristicAgent:
         next_can_take = view.pile_size >= self.p["feed_pile_min"] and next_side[O.OWNER_OPENED] > 0
         best, best_score = None, np.inf
         for kind in range(NUM_KINDS):
-            action = A.discard(kind)
+            action: int | None = A.discard(kind)
             if view.plays_runs and kind >= FIRST_NATURAL:
                 action = self._suited_discard(view, mask, kind - FIRST_NATURAL)
             if action is None or not mask[action]:

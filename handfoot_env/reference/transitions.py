@@ -26,7 +26,7 @@ from handfoot_env.cards import (
 )
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import deal, legality
-from handfoot_env.reference.melds import meld_plan
+from handfoot_env.reference.melds import MeldPlan, meld_plan
 from handfoot_env.reference.scoring import GOING_OUT, NO_LEGAL_ACTION, STOCK_EXHAUSTED, score_deal
 from handfoot_env.reference.state import DRAW_PHASE, GAME_OVER, PLAY_PHASE, Group, Seat, Side, unfinished_group
 
@@ -147,6 +147,7 @@ def meld(game: Game, act: A.Action) -> None:
     side = game.sides[game.owner()]
     groups = side.groups if side.opened else seat.staged
     plan = meld_plan(rules, act, groups, not side.opened)
+    assert isinstance(plan, MeldPlan), plan  # apply checked the action: the plan is no reason
     need, suited, current, result = plan.need, plan.suited, plan.current, plan.result
     if rules.runs:  # the naturals leave the hand by suit: a run's own, a book's by _book_suit
         for suit, r in suited:

@@ -62,10 +62,10 @@ def write_position(states: np.ndarray, packs: np.ndarray, b: int, game: Game) ->
     s["went_out"] = -1 if game.went_out is None else game.went_out
     s["num_steps"] = len(game.actions)
     s["deals_ended"] = len(game.deal_results)
-    for name, cards in (("stock", game.stock), ("pile", game.pile)):
+    for name, ids in (("stock", game.stock), ("pile", game.pile)):
         s[name][:] = 0
-        s[name][: len(cards)] = cards  # both keep the top last
-        s[f"{name}_len"] = len(cards)
+        s[name][: len(ids)] = ids  # both keep the top last
+        s[f"{name}_len"] = len(ids)
     for field in ("hand", "foot", "on_foot", "known", "hand_suits", "foot_suits"):
         s[field][:] = 0
     for i, seat in enumerate(game.seats):

@@ -28,6 +28,7 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from agents import AGENT_NAMES
+from agents import AGENT_NAMES, AgentFault
 from handfoot_env.rules import PRESET_NAMES, Rules
 from handfoot_lab.play import unpredictable_seed
 from handfoot_lab.web.tables import PlayTable, Refused, ReplayTable, WatchTable
@@ -94,11 +95,12 @@ def rules_from(data: dict[str, Any]) -> Rules:
         raise Refused(str(exc)) from None
 
 
-def agent_name(data: dict[str, Any], key: str, default: str) -> str:
+def agent_name(data: dict[str, Any], key: str, default: str, offered: Sequence[str] = AGENT_NAMES) -> str:
     name = data.get(key, default)
-    # ppo:PATH is not offered: a page must not make the server load files of its choosing.
-    if not isinstance(name, str) or name not in AGENT_NAMES:
-        raise Refused(f"'{key}' must be one of {', '.join(AGENT_NAMES)}, got {name!r}")
+    # Only the offered names: a page must not make the server load files (ppo:PATH) or code
+    # (py:...) of its choosing; those the server was started with (serve --agent) are offered.
+    if not isinstance(name, str) or name not in offered:
+        raise Refused(f"'{key}' must be one of {', '.join(offered)}, got {name!r}")
     return name
 
 
@@ -133,10 +135,12 @@ def seed_from(data: dict[str, Any]) -> int:
     return seed
 
 
-def create_app(secret: int | None = None) -> Starlette:
+def create_app(secret: int | None = None, agents: Sequence[str] = AGENT_NAMES) -> Starlette:
     """The app; ``secret`` (drawn with ``secrets`` when not given: tests pin it) seeds the
-    agents and the Coach's redeals, so that their moves say nothing of a game's seed."""
+    agents and the Coach's redeals, so that their moves say nothing of a game's seed;
+    ``agents``: the names a page may choose from."""
     tables = Tables()
+    offered = tuple(agents)
     secret = secrets.randbits(128) if secret is None else secret
 
     def opened(table) -> Response:
@@ -184,7 +188,7 @@ def create_app(secret: int | None = None) -> Starlette:
     async def options(request: Request) -> Response:
         return JSONResponse(
             {
-                "agents": list(AGENT_NAMES),
+                "agents": list(offered),
                 "presets": {
                     name: {"players": list(player_counts(name)), "default": Rules.preset(name).num_players}
                     for name in PRESET_NAMES
@@ -195,15 +199,15 @@ def create_app(secret: int | None = None) -> Starlette:
     async def play(request: Request) -> Response:
         data = await body(request)
         rules = rules_from(data)
-        partner = agent_name(data, "partner", "heuristic")
+        partner = agent_name(data, "partner", "heuristic", offered)
         return opened(
             await run_in_threadpool(
                 PlayTable,
                 rules,
                 seed_from(data),
-                agent_name(data, "opponents", "heuristic"),
+                agent_name(data, "opponents", "heuristic", offered),
                 partner,
-                agent_name(data, "hint", "heuristic"),
+                agent_name(data, "hint", "heuristic", offered),
                 secret,
             )
         )
@@ -225,7 +229,7 @@ def create_app(secret: int | None = None) -> Starlette:
             raise Refused("'agents' must be a list of agent names, one per seat (cycled)")
         return opened(
             await run_in_threadpool(
-                WatchTable, rules, seed_from(data), [agent_name({"a": n}, "a", "") for n in names], secret
+                WatchTable, rules, seed_from(data), [agent_name({"a": n}, "a", "", offered) for n in names], secret
             )
         )
 
@@ -259,6 +263,9 @@ def create_app(secret: int | None = None) -> Starlette:
     async def refused(request: Request, exc: Refused) -> Response:
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
+    async def faulted(request: Request, exc: AgentFault) -> Response:  # a py: agent broke the protocol
+        return JSONResponse({"error": str(exc)}, status_code=500)
+
     routes = [
         Route("/", index),
         Route("/api/options", options),
@@ -273,13 +280,14 @@ def create_app(secret: int | None = None) -> Starlette:
         Route("/api/record", record),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={Refused: refused})
+    app = Starlette(routes=routes, exception_handlers={Refused: refused, AgentFault: faulted})
     app.state.tables = tables
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8765) -> None:
-    """Run the app with uvicorn until Ctrl-C; a port that cannot be had is one clear error."""
+def serve(host: str = "127.0.0.1", port: int = 8765, agents: Sequence[str] = AGENT_NAMES) -> None:
+    """Run the app with uvicorn until Ctrl-C; a port that cannot be had is one clear error;
+    ``agents``: the names the page offers."""
     import socket
 
     import uvicorn
@@ -289,7 +297,7 @@ def serve(host: str = "127.0.0.1", port: int = 8765) -> None:
     except OSError as exc:
         raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     print(f"handfoot: serving on http://{host}:{sock.getsockname()[1]}/  (Ctrl-C stops)", flush=True)
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(agents=agents), log_level="warning"))
     server.run(sockets=[sock])
 
 

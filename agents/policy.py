@@ -132,15 +132,19 @@ class Policy(nn.Module):
 
     def forward(self, x: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         x = (x - self.mean) * self.scale
+        return self._logits(x, masks), self.critic(x).float().squeeze(-1)
+
+    def _logits(self, scaled: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
         # float32 out, whatever precision the layers ran in (softmax and losses need it)
-        logits = self.actor(x).float().masked_fill(~masks, -torch.inf)
-        return logits, self.critic(x).float().squeeze(-1)
+        return self.actor(scaled).float().masked_fill(~masks, -torch.inf)
 
     @torch.no_grad()
     def act(
         self, x: np.ndarray, masks: np.ndarray, deterministic: bool = True, generator: torch.Generator | None = None
     ) -> np.ndarray:
-        logits, _ = self(torch.as_tensor(x), torch.as_tensor(masks))
+        """Actions for the inputs ``x`` (``inputs``); the actor alone runs (the critic's value is
+        not needed to act: half the work of ``forward``, the same logits)."""
+        logits = self._logits((torch.as_tensor(x) - self.mean) * self.scale, torch.as_tensor(masks))
         if deterministic:
             return logits.argmax(-1).numpy()
         return torch.multinomial(torch.softmax(logits, -1), 1, generator=generator).squeeze(-1).numpy()

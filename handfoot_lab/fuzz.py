@@ -79,7 +79,8 @@ class FuzzReport:
     preset: str
     num_players: int
     policy: str
-    steps: int = 0
+    steps: int = 0  # actions whose outcome was checked (reference) or compared (vector)
+    positions: int = 0  # positions checked (reference) or compared, mask and observation (vector)
     games: int = 0
     divergences: int = 0
     dead_ends: int = 0
@@ -293,6 +294,7 @@ def fuzz_reference(rules: Rules, policy: str, games: int, seed: int = 0, progres
             while not game.is_over:
                 mask = game.legal_mask()
                 check_position(game, mask)
+                report.positions += 1
                 count_position_corners(game, mask, corners)
                 movers = np.array([game.current])
                 action = int(seats.act(observe(game, game.current)[None], mask[None], movers, np.array([0]))[0])
@@ -342,6 +344,7 @@ def fuzz_vector(
         for b, game in enumerate(refs):
             try:
                 compare_position(game, masks[b], observations[b])
+                report.positions += 1
                 count_position_corners(game, masks[b], corners)
             except Divergence as exc:
                 report.record_failure("divergences", str(exc))

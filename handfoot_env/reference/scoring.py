@@ -38,9 +38,11 @@ class DealResult:
     went_out: int | None  # the seat that went out, or None when the stock ran out
     owners: tuple[OwnerScore, ...]
     ended_by: str = GOING_OUT  # GOING_OUT, STOCK_EXHAUSTED or NO_LEGAL_ACTION
-    # Where every card lay when the deal ended, for replays and for the independent recount.
+    # Where every card lay when the deal ended, for replays and for the independent recount:
+    # the counts per kind of every place, each owner's melds (each as counts per kind), and
+    # which owners had opened.
     final_places: dict = field(default_factory=dict, compare=False, repr=False)
-    final_books: tuple = field(default=(), compare=False, repr=False)
+    final_melds: tuple = field(default=(), compare=False, repr=False)
     final_opened: tuple = field(default=(), compare=False, repr=False)
 
     @property
@@ -82,6 +84,6 @@ def score_deal(game: Game, went_out: int | None, ended_by: str = GOING_OUT) -> D
         tuple(owners),
         ended_by,
         final_places=game.card_counts_by_place(),
-        final_books=tuple(count_books(side.groups, rules.book_size) for side in game.sides),
+        final_melds=tuple(tuple(tuple(meld.counts()) for meld in side.groups) for side in game.sides),
         final_opened=tuple(side.opened for side in game.sides),
     )

@@ -158,8 +158,26 @@ def test_after_opening_further_groups_need_no_minimum():
 
 
 def test_minimum_ladder_variation():
-    rules = Rules.preset("classic", deal_minimums=(60, 90, 120, 150))
-    assert rules.opening_minimum(0) == 60
+    """deal_minimums (60, 90, 120, 150): in deal 1, 55 points staged stay staged (they would
+    open under the usual 50) and 85 open."""
+    game = scenario(
+        {  # a scenario's YAML cannot write the tuple deal_minimums is
+            "preset": "classic",
+            "rules": {"deal_minimums": (60, 90, 120, 150)},
+            "seats": [
+                {"hand": "K K K 5 5 5 5 5 9 9 9 4", "foot": "random 11"},
+                {"hand": "random 11", "foot": "random 11"},
+            ],
+        }
+    )
+    assert game.minimum(0) == 60
+    game.step(A.start_group(K, 0))  # K K K: 30
+    game.step(A.start_group(rank("5"), 0))  # 5 5 5: 45
+    game.step(A.add_natural(rank("5")))  # 50: the usual minimum, not this ladder's
+    game.step(A.add_natural(rank("5")))  # 55
+    assert not game.sides[0].opened and len(game.seats[0].staged) == 2
+    game.step(A.start_group(NINE, 0))  # 9 9 9: 85 >= 60
+    assert game.sides[0].opened and game.seats[0].staged == []
 
 
 # ----------------------------------------------------------------------------- the turn
@@ -493,21 +511,23 @@ stock: 3r 3r
 """
 
 
+# The other seats' cards in the stuck deals: held, they cost 10+5+50+20+5 = 90 (hand) and
+# 20+20+10+10+10+5+5+5+5+5+5 = 100 (foot), by the card values of docs/rules.md.
+OTHER_SEAT = "  - {hand: K 5 Jk 2 4, foot: A A 9 9 8 7 6 5 4 4 3b}"
+
+
 def stuck_game(preset: str, seat: int, hand: str = "9"):
     """Seat ``seat`` on its foot with ``hand``, its side short of books, the stock two red threes."""
     n = 4 if preset == "partnership" else 2
-    seats = "\n".join(
-        f"  - {{hand: '{hand}', on_foot: true}}" if i == seat else "  - {hand: random 5, foot: random 11}"
-        for i in range(n)
-    )
+    seats = "\n".join(f"  - {{hand: '{hand}', on_foot: true}}" if i == seat else OTHER_SEAT for i in range(n))
     tables = "  - {opened: true, groups: [A A A]}\n  - {opened: true, groups: [Q Q Q Q Q Q Q]}"
     if preset == "partnership" and seat % 2 == 1:
         tables = "  - {opened: true, groups: [Q Q Q Q Q Q Q]}\n  - {opened: true, groups: [A A A]}"
     return scenario(STUCK.format(preset=preset, seat=seat, seats=seats, tables=tables))
 
 
-@pytest.mark.parametrize("preset,seat", [("classic", 0), ("partnership", 3)])
-def test_stock_emptied_mid_turn_without_a_legal_action_ends_the_deal(preset, seat):
+@pytest.mark.parametrize("preset,seat,partner_cost", [("classic", 0, 0), ("partnership", 3, 90 + 100)])
+def test_stock_emptied_mid_turn_without_a_legal_action_ends_the_deal(preset, seat, partner_cost):
     # The regression of a trained agent's evaluation (partnership, seat 3): on its foot with one
     # card, its side without the books, the draw's red-three replacements emptied the stock.
     # No meld is possible and the discard would go out without the books: the deal ends.
@@ -519,10 +539,8 @@ def test_stock_emptied_mid_turn_without_a_legal_action_ends_the_deal(preset, sea
     assert result.went_out is None and all(o.going_out == 0 for o in result.owners)
     assert result.ended_by == "no legal action"
     mine = result.owners[owner]
-    # Scored as usual: the 9 still in hand counts against (with a partner's cards), the two
-    # red threes for.
-    partners = [game.seats[p] for p in game.rules.members_of(owner) if p != seat]
-    partner_cost = sum(game.rules.held_penalty(p.hand) + game.rules.held_penalty(p.foot) for p in partners)
+    # Scored as usual: the 9 still in hand counts against (10, with a partner's hand and foot),
+    # the two red threes for, the A A A on the table at 20 each.
     assert (mine.melded, mine.red_threes, mine.held) == (60, 200, -10 - partner_cost)
 
 
@@ -573,8 +591,24 @@ def test_deal_scoring_breakdown():
 
 
 def test_book_bonus_variation():
-    rules = Rules.preset("classic", clean_book_bonus=300, dirty_book_bonus=100)
-    assert (rules.clean_book_bonus, rules.dirty_book_bonus) == (300, 100)
+    """clean_book_bonus 300 and dirty_book_bonus 100: the deal of the scoring breakdown above,
+    a clean and a dirty book, scores 300 + 100 in book bonuses."""
+    game = scenario(
+        """
+        preset: classic
+        rules: {num_deals: 1, clean_book_bonus: 300, dirty_book_bonus: 100}
+        seats:
+          - {hand: 5 A, foot: 4 4}
+          - {hand: 4 3b, foot: Jk 2}
+        tables:
+          - {opened: true, red_threes: 1, groups: [K K K K K K K, Q Q Q Q Q 2 Jk, 9 9 9]}
+          - {}
+        stock: 7
+        """
+    )
+    game.step(A.discard(kind("5")))
+    p0 = game.deal_results[0].owners[0]
+    assert (p0.melded, p0.book_bonus, p0.total) == (220, 400, 220 + 400 + 100 - 30)
 
 
 def test_equal_totals_tie():

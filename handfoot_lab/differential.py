@@ -35,7 +35,8 @@ class Divergence(AssertionError):
 
 
 class DeadEnd(AssertionError):
-    """A position that is not game over, yet has no legal action (RULES.md forbids it)."""
+    """A position that is not game over, yet has no legal action (docs/rules.md, "When the
+    stock runs out", forbids it)."""
 
     def __init__(self, game: Game):
         self.record = to_record(game)

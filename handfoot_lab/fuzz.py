@@ -49,7 +49,9 @@ KEEP_FAILURES = 5  # messages kept per configuration
 # The rare situations a fuzz run counts, each with what it means.
 CORNERS = {
     "stock_emptied_mid_turn": "a draw or take emptied the stock and the turn went on (or could not)",
-    "deal_ended_no_legal_action": "RULES.md 'Stock emptied during a turn': the mover had no legal action",
+    "deal_ended_no_legal_action": (
+        "docs/rules.md 'When the stock runs out', during a turn: the mover had no legal action"
+    ),
     "deal_ended_stock_exhausted": "a turn began with no legal draw or take",
     "went_out_by_meld": "a player went out by melding its last cards",
     "went_out_by_discard": "a player went out by discarding its last card",
@@ -374,7 +376,7 @@ def fuzz_vector(
                 report.record_failure("divergences", str(exc))
                 replace(b)
                 continue
-            except Exception as exc:  # the reference refused what the vector engine allowed
+            except Exception as exc:  # noqa: BLE001 (any refusal or crash of the reference is a divergence to record)
                 report.record_failure("divergences", f"seed {game.seed}: {type(exc).__name__}: {exc}")
                 replace(b)
                 continue

@@ -70,7 +70,7 @@ def check_position(game: Game, mask: np.ndarray | None = None, whole_pack: bool 
             raise InvariantError(f"seat {i} has staged groups after opening")
         if seat.staged and i != game.current:
             raise InvariantError(f"seat {i} has staged groups outside its turn")
-        if seat.on_foot and sum(seat.foot):
+        if seat.on_foot and any(seat.foot):
             raise InvariantError(f"seat {i} plays from the foot but still has one")
         held = np.asarray(seat.hand) + sum((np.asarray(g.counts()) for g in seat.staged), np.zeros(NUM_KINDS, int))
         if min(seat.known) < 0 or (np.asarray(seat.known) > held).any():

@@ -1,4 +1,4 @@
-"""One scenario test per rule of RULES.md's ``house`` section (seed 003)."""
+"""One scenario test per rule of the ``house`` section of docs/rules.md."""
 
 from __future__ import annotations
 
@@ -235,7 +235,7 @@ def test_plain_discard_of_a_natural_is_refused_suited_discard_shows_the_suit():
         ("4c 5c 6c 7c 8c 9c", "10d", False),  # another suit
         ("5c 6c 7c 8c 9c 10c", "4c", True),  # extends it downward
         ("2 2 2 2 2 2", "2", True),  # the book of 2s
-        ("K K K K K 2", "2", False),  # RULES.md: a book of its rank; a 2 is not a king
+        ("K K K K K 2", "2", False),  # docs/rules.md "`house`": a book of its rank; a 2 is not a king
         ("K K K K K 2", "Jk", False),
     ],
 )
@@ -315,7 +315,7 @@ def test_deal_cap_ends_games_between_weak_players():
 
 def test_stock_emptied_by_the_draw_leaves_a_legal_action_and_the_next_turn_ends_the_deal():
     # House threes are held, so a draw always brings its two cards: the player whose draw
-    # empties the stock can still play (RULES.md "Stock emptied during a turn" never fires
+    # empties the stock can still play (docs/rules.md "When the stock runs out", during a turn, never fires
     # in house).  The next turn begins with no stock, and the top discard needs a stock
     # card: the deal ends with no going-out bonus.
     game = house("3r 9h", extra="rules: {num_deals: 1}\nstock: 3r 3b\npile: 5c", phase="draw", on_foot=True)

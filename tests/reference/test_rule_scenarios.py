@@ -1,4 +1,4 @@
-"""One scenario test per rule of RULES.md (shared rules, classic, partnership, staging)."""
+"""One scenario test per rule of docs/rules.md (shared rules, classic, partnership, staging)."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def test_wild_limit_variations():
 
 
 # ----------------------------------------------------------------------------- opening
-SEED_000_EXAMPLE = """
+OPENING_EXAMPLE = """
 preset: classic
 deal: {deal}
 seats:
@@ -115,8 +115,8 @@ seats:
 """
 
 
-def test_seed_000_example_opens_in_deal_1():
-    game = scenario(SEED_000_EXAMPLE.format(deal=1))
+def test_the_opening_example_opens_in_deal_1():
+    game = scenario(OPENING_EXAMPLE.format(deal=1))
     assert game.minimum(0) == 50
     game.step(A.start_group(K, 0))  # 30 points staged: not yet down
     assert not game.sides[0].opened and len(game.seats[0].staged) == 1
@@ -126,8 +126,8 @@ def test_seed_000_example_opens_in_deal_1():
     assert game.seats[0].staged == []
 
 
-def test_seed_000_example_does_not_open_in_deal_3():
-    game = scenario(SEED_000_EXAMPLE.format(deal=3))
+def test_the_opening_example_does_not_open_in_deal_3():
+    game = scenario(OPENING_EXAMPLE.format(deal=3))
     assert game.minimum(0) == 120
     before = sorted(game.seats[0].hand)
     game.step(A.start_group(K, 0))
@@ -150,7 +150,7 @@ def test_minimum_rises_each_deal(deal, minimum):
 
 
 def test_after_opening_further_groups_need_no_minimum():
-    game = scenario(SEED_000_EXAMPLE.format(deal=1).replace("5 9", "4 4 4 9"))
+    game = scenario(OPENING_EXAMPLE.format(deal=1).replace("5 9", "4 4 4 9"))
     game.step(A.start_group(K, 0))
     game.step(A.start_group(Q, 0))
     game.step(A.start_group(rank("4"), 0))  # 15 points, laid straight down
@@ -631,7 +631,7 @@ def test_four_deals_dealer_moves_left():
         game = Game(Rules.preset("classic", num_players=n), seed=5)
         seen = []
 
-        def watch(g):
+        def watch(g, seen=seen):
             if not g.is_over and (not seen or seen[-1][0] != g.deal_index):
                 seen.append((g.deal_index, g.dealer))
 
@@ -654,19 +654,19 @@ def test_short_games(deals):
 
 # ----------------------------------------------------------------------------- staging
 def test_staging_may_not_leave_no_card_to_discard():
-    game = scenario(SEED_000_EXAMPLE.format(deal=3).replace("K K K Q Q Q 5 9", "K K K"))
+    game = scenario(OPENING_EXAMPLE.format(deal=3).replace("K K K Q Q Q 5 9", "K K K"))
     assert "no card to discard" in game.why_illegal(A.start_group(K, 0))
-    game = scenario(SEED_000_EXAMPLE.format(deal=3).replace("K K K Q Q Q 5 9", "K K K 5"))
+    game = scenario(OPENING_EXAMPLE.format(deal=3).replace("K K K Q Q Q 5 9", "K K K 5"))
     assert game.why_illegal(A.start_group(K, 0)) is None
 
 
 def test_classic_does_not_stage_before_the_draw():
-    game = scenario(SEED_000_EXAMPLE.format(deal=1) + "phase: draw\n")
+    game = scenario(OPENING_EXAMPLE.format(deal=1) + "phase: draw\n")
     assert "draw or take" in game.why_illegal(A.start_group(K, 0))
 
 
 def test_staged_wild_counts_toward_the_minimum():
-    game = scenario(SEED_000_EXAMPLE.format(deal=1).replace("Q Q Q 5 9", "Jk 5 9"))
+    game = scenario(OPENING_EXAMPLE.format(deal=1).replace("Q Q Q 5 9", "Jk 5 9"))
     game.step(A.start_group(K, 0))
     assert not game.sides[0].opened
     game.step(A.add_joker(K))  # 30 + 50 = 80 >= 50
@@ -771,7 +771,7 @@ def test_partnership_needs_two_clean_and_two_dirty_books():
     [
         lambda: take_game(),
         lambda: opened_classic("K K 2 Jk 5 6"),
-        lambda: scenario(SEED_000_EXAMPLE.format(deal=3)),
+        lambda: scenario(OPENING_EXAMPLE.format(deal=3)),
         lambda: partnership("pile: 4 A A 9", hand0="K K K 9 9 5", phase="draw"),
     ],
 )

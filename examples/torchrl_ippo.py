@@ -29,8 +29,6 @@ from torchrl.objectives.value import GAE
 from handfoot_env import Rules
 from handfoot_env.torchrl_env import HandFootTorchRLEnv
 
-OBS, ACTIONS = 599, 173
-
 
 def parse_args() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -69,8 +67,12 @@ def main() -> None:
     rules = Rules.preset(args.preset, **({} if args.deals is None else {"num_deals": args.deals}))
     env = HandFootTorchRLEnv(num_envs=args.num_envs, rules=rules, seed=args.seed)
     groups = list(env.group_map)
-    policy_net = nn.Sequential(nn.Linear(OBS, 256), nn.Tanh(), nn.Linear(256, 256), nn.Tanh(), nn.Linear(256, ACTIONS))
-    value_net = nn.Sequential(nn.Linear(OBS, 256), nn.Tanh(), nn.Linear(256, 1))
+    observation_size = env.observation_spec[groups[0], "observation"].shape[-1]
+    actions = env.full_action_spec[groups[0], "action"].space.n
+    policy_net = nn.Sequential(
+        nn.Linear(observation_size, 256), nn.Tanh(), nn.Linear(256, 256), nn.Tanh(), nn.Linear(256, actions)
+    )
+    value_net = nn.Sequential(nn.Linear(observation_size, 256), nn.Tanh(), nn.Linear(256, 1))
     start = [p.detach().clone() for p in policy_net.parameters()]
 
     # Collection: the shared networks act for every group.

@@ -13,8 +13,10 @@ from gymnasium.wrappers import vector as vector_wrappers
 
 import handfoot_env
 from handfoot_env import Rules
+from handfoot_env import actions as A
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.gym_vector import HandFootVectorEnv
+from handfoot_env.observation import OBS_SIZE
 
 ONE_DEAL = {"classic": Rules.preset("classic", num_players=3, num_deals=1), "partnership": None}
 
@@ -37,8 +39,8 @@ def test_make_vec_builds_it_on_the_vector_engine_by_default():
     assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
     assert envs.spec.kwargs["opponent"] == "greedy"
     observations, infos = envs.reset(seed=0)
-    assert envs.observation_space.contains(observations) and observations.shape == (3, 599)
-    assert infos["action_mask"].dtype == np.int8 and infos["action_mask"].shape == (3, 173)
+    assert envs.observation_space.contains(observations) and observations.shape == (3, OBS_SIZE)
+    assert infos["action_mask"].dtype == np.int8 and infos["action_mask"].shape == (3, A.NUM_ACTIONS)
     assert (infos["action_mask"].sum(axis=1) > 0).all() and infos["_action_mask"].all()
     same = make_vec(3, autoreset_mode="SameStep")
     assert same.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
@@ -111,7 +113,7 @@ def test_next_step_autoreset_ignores_the_action_after_an_ending_and_starts_a_new
     ended = np.flatnonzero(terminated)
     assert (infos["action_mask"][ended] == 0).all() and infos["_final_totals"][ended].all()
     actions = pick(infos["action_mask"], rng)
-    actions[ended] = 172  # never legal here; ignored in an env that starts a new game
+    actions[ended] = A.ADD_TWO_TO_TWOS_BOOK  # house only, never legal here; ignored in a restarting env
     _, rewards, terminated, _, infos = envs.step(actions)
     assert (rewards[ended] == 0).all() and not terminated[ended].any()
     assert (infos["action_mask"][ended].sum(axis=1) > 0).all() and (infos["deal"][ended] == 1).all()
@@ -173,7 +175,7 @@ def test_dict_info_to_list_reads_the_batched_infos():
     _, infos = envs.reset(seed=0)
     assert isinstance(infos, list) and len(infos) == 3
     assert set(infos[0]) == {"action_mask", "scores", "learner_side", "deal"}
-    assert infos[1]["action_mask"].shape == (173,)
+    assert infos[1]["action_mask"].shape == (A.NUM_ACTIONS,)
 
 
 @pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
@@ -241,7 +243,7 @@ def test_bad_steps_and_resets_are_one_clear_error():
     with pytest.raises(gymnasium.error.ResetNeeded):
         envs.step(np.zeros(2, dtype=np.int64))
     envs.reset(seed=0)
-    for actions in (np.zeros(3, dtype=np.int64), np.zeros(2), np.array([0, 173])):
+    for actions in (np.zeros(3, dtype=np.int64), np.zeros(2), np.array([0, A.NUM_ACTIONS])):
         with pytest.raises(ValueError, match="actions"):
             envs.step(actions)
     with pytest.raises(ValueError, match="seed"):

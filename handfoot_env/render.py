@@ -66,7 +66,7 @@ def view_of_game(game, seat: int | None = None) -> TableView:
     seat = game.current if seat is None else seat
     sides = []
     for owner, side in enumerate(game.sides):
-        clean, dirty = count_books(side.groups, rules.book_size)
+        clean, dirty = count_books(side.groups, rules.book_size)[:2]
         groups = [g for g in side.groups if isinstance(g, Group)]
         unfinished = [g for g in side.groups if g.size < rules.book_size]
         sides.append(

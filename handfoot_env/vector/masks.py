@@ -10,10 +10,10 @@ import numpy as np
 from numba import njit
 
 from handfoot_env import actions as A
-from handfoot_env.cards import FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS, TWO
+from handfoot_env.cards import BLACK_THREE, FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS, TWO
 from handfoot_env.rule_facts import owner_of
 from handfoot_env.vector.legality import R_LEGAL, why_illegal
-from handfoot_env.vector.state import DRAW, OVER, PLAY
+from handfoot_env.vector.state import ASKED, DRAW, OVER, PLAY
 
 
 @njit(cache=True)
@@ -26,9 +26,20 @@ def legal_mask(s, rules, mask):
     mask[:] = False
     if s.phase == OVER:
         return
+    if s.permission == ASKED:  # the partner answers; nothing else may follow the question
+        mask[A.ANSWER_YES] = True
+        mask[A.ANSWER_NO] = True
+        return
+    if rules.permission_to_go_out:
+        allow(s, rules, mask, A.ASK_TO_GO_OUT)
     if s.phase == DRAW:
         allow(s, rules, mask, A.DRAW)
         allow(s, rules, mask, A.TAKE_PILE)
+        if rules.take_onto_table:
+            allow(s, rules, mask, A.TAKE_ONTO_TABLE)
+        if rules.take_with_natural_and_wild:
+            allow(s, rules, mask, A.TAKE_WITH_TWO)
+            allow(s, rules, mask, A.TAKE_WITH_JOKER)
         if not (rules.staging_before_draw and s.opened[owner_of(rules, s.current)] == 0):
             return  # no melding before the draw
     p = s.current
@@ -71,6 +82,14 @@ def legal_mask(s, rules, mask):
     if rules.books_of_twos and twos:
         allow(s, rules, mask, A.START_TWOS_BOOK)
         allow(s, rules, mask, A.ADD_TWO_TO_TWOS_BOOK)
+    if rules.wild_books and (twos or jokers):
+        for comp in range(len(A.WILD_BOOK_COMPOSITIONS)):
+            allow(s, rules, mask, A.START_WILD_BOOK + comp)
+        allow(s, rules, mask, A.ADD_TWO_TO_WILD_BOOK)
+        allow(s, rules, mask, A.ADD_JOKER_TO_WILD_BOOK)
+    if rules.black_three_books and s.hand[p, BLACK_THREE] > 0:
+        allow(s, rules, mask, A.START_THREES_GROUP)
+        allow(s, rules, mask, A.ADD_BLACK_THREE)
 
 
 @njit(cache=True)

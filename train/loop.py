@@ -261,16 +261,16 @@ class Lab:
         config, state = self.config, self.state
         started = time.perf_counter()
         self.seconds_before = state["train_seconds"]
-        if state["num_timesteps"] == 0 and state["warm_start"] is None:
-            state["warm_start"] = warm_start(
-                config, self.rules, self.policy, self.folder.path, self.timer, self._say, self._log, self.runners
-            )
-            if config.ppo.anchor_coef > 0 and config.algorithm == "ppo":
-                self.algorithm.set_anchor()
-            if config.eval.every > 0:
-                self._evaluate(None)  # where learning starts from
-        bar = self._bar()
-        with StopOnInterrupt() as interrupt:
+        with StopOnInterrupt() as interrupt:  # Ctrl-C during the warm start stops after it
+            if state["num_timesteps"] == 0 and state["warm_start"] is None:
+                state["warm_start"] = warm_start(
+                    config, self.rules, self.policy, self.folder.path, self.timer, self._say, self._log, self.runners
+                )
+                if config.ppo.anchor_coef > 0 and config.algorithm == "ppo":
+                    self.algorithm.set_anchor()
+                if config.eval.every > 0 and not interrupt.requested:
+                    self._evaluate(None)  # where learning starts from
+            bar = self._bar()
             while state["num_timesteps"] < config.total_timesteps and not interrupt.requested:
                 batch = self.collector.collect(
                     self.policy, self.algorithm.explore, config.algo.n_steps, stop=lambda: interrupt.requested
@@ -283,9 +283,7 @@ class Lab:
                 state["num_timesteps"] += config.rollout_steps
                 for key, value in stats.items():
                     self.writer.add_scalar(f"train/{key}", value, state["num_timesteps"])
-                self.writer.add_scalar(
-                    "train/mean_reward", float(batch["rewards"].mean()), state["num_timesteps"]
-                )
+                self.writer.add_scalar("train/mean_reward", float(batch["rewards"].mean()), state["num_timesteps"])
                 if bar is not None:
                     bar.update(config.rollout_steps)
                 state["train_seconds"] = self.seconds_before + time.perf_counter() - started

@@ -111,7 +111,7 @@ class PPO:
                         anchor_kl = torch.where(masks, anchor_log_probs.exp() * (anchor_log_probs - log_probs), 0.0)
                         anchor_kl = anchor_kl.sum(-1).mean()
                         loss = loss + hp.anchor_coef * anchor_kl
-                        stats.setdefault("anchor_kl", []).append(float(anchor_kl))
+                        stats.setdefault("anchor_kl", []).append(float(anchor_kl.detach()))
                 self.optimizer.zero_grad()
                 loss.backward()
                 clip_each([policy.actor_parameters(), policy.critic_parameters()], hp.max_grad_norm)

@@ -83,11 +83,22 @@ def resolve_precision(precision: str) -> str:
     return precision
 
 
-def autocast(precision: str):
-    """The context a network of this precision runs in."""
+def autocast(precision: str, device: torch.device | str = "cpu"):
+    """The context a network of this precision runs in (on ``device``'s kind: cpu or cuda)."""
     if resolve_precision(precision) == "bf16":
-        return torch.autocast("cpu", dtype=torch.bfloat16)
+        return torch.autocast(torch.device(device).type, dtype=torch.bfloat16)
     return nullcontext()
+
+
+def resolve_device(device: str) -> torch.device:
+    """``auto`` -> cuda where a GPU is there, else cpu; ``cuda`` without one is refused in one line."""
+    if device not in ("auto", "cpu", "cuda"):
+        raise ValueError(f"device must be auto, cpu or cuda, got {device!r}")
+    if device == "cuda" and not torch.cuda.is_available():
+        raise ValueError("device cuda: this machine has no CUDA GPU that torch can use (use cpu or auto)")
+    if device == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(device)
 
 
 # ---------------------------------------------------------------------------- inputs
@@ -219,13 +230,17 @@ class Policy(nn.Module):
 
     # ------------------------------------------------------------------ inputs
     @property
+    def device(self) -> torch.device:
+        return self.mean.device
+
+    @property
     def width(self) -> int:
         return int(self.mean.shape[0])
 
     def inputs(self, observations: np.ndarray, masks: np.ndarray, rules: Rules) -> np.ndarray:
         """``features`` as this network reads them (its columns, and its advisor if it has one)."""
-        columns = None if len(self.columns) == OBS_SIZE else self.columns.numpy()
-        return features(observations, masks, rules, self.advisor, self.advisor_params.numpy(), columns)
+        columns = None if len(self.columns) == OBS_SIZE else self.columns.cpu().numpy()
+        return features(observations, masks, rules, self.advisor, self.advisor_params.cpu().numpy(), columns)
 
     def set_scaling(self, inputs: np.ndarray, extra: np.ndarray | None = None) -> None:
         """Scale each input by its mean and spread on ``inputs`` (positions from whole games;
@@ -259,7 +274,7 @@ class Policy(nn.Module):
         """(masked logits, value), float32, computed in the network's own precision.
         ``extra``: the critic's extra inputs (required when it has them)."""
         x = self._scaled(x, self.mean, self.scale)
-        with autocast(self.precision):
+        with autocast(self.precision, self.device):
             if self.shared:
                 hidden = self.trunk(x)
                 logits, value = self.actor_head(hidden), self.critic_head(hidden)
@@ -276,7 +291,7 @@ class Policy(nn.Module):
     def logits(self, x: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
         """The masked logits alone (no critic: what acting needs)."""
         x = self._scaled(x, self.mean, self.scale)
-        with autocast(self.precision):
+        with autocast(self.precision, self.device):
             out = self.actor_head(self.trunk(x)) if self.shared else self.actor(x)
         return out.float().masked_fill(~masks, -torch.inf)
 
@@ -284,7 +299,7 @@ class Policy(nn.Module):
     def act(
         self, x: np.ndarray, masks: np.ndarray, deterministic: bool = True, generator: torch.Generator | None = None
     ) -> np.ndarray:
-        logits = self.logits(torch.as_tensor(x), torch.as_tensor(masks))
+        logits = self.logits(torch.as_tensor(x, device=self.device), torch.as_tensor(masks, device=self.device)).cpu()
         if deterministic:
             return logits.argmax(-1).numpy()
         return torch.multinomial(torch.softmax(logits, -1), 1, generator=generator).squeeze(-1).numpy()
@@ -370,6 +385,7 @@ __all__ = [
     "autocast",
     "compact_columns",
     "features",
+    "resolve_device",
     "resolve_precision",
     "with_advisor_by_name",
 ]

@@ -346,7 +346,8 @@ class RayCollector:
     def collect(self, policy, explore, n_steps: int, stop: Callable[[], bool] = lambda: False) -> dict | None:
         ray = require_ray()
         tick = time.perf_counter()
-        weights = ray.put(policy.state_dict())  # serialized now: later updates do not reach it
+        # serialized now (later updates do not reach it), from wherever the learner's network runs
+        weights = ray.put({key: value.cpu() for key, value in policy.state_dict().items()})
         refs = [w.collect.remote(weights, explore, n_steps, self.league_version, self.snapshots) for w in self.workers]
         pending = list(refs)
         while pending:

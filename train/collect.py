@@ -101,12 +101,13 @@ class RolloutCollector:
             tick = time.perf_counter()
             x = policy.inputs(obs, masks, self.rules)
             extra = games.hidden_cards() if privileged else None
+            device = policy.device
             with torch.no_grad():
                 actions, kept = explore(
                     policy,
-                    torch.as_tensor(x),
-                    torch.as_tensor(masks),
-                    None if extra is None else torch.as_tensor(extra),
+                    torch.as_tensor(x, device=device),
+                    torch.as_tensor(masks, device=device),
+                    None if extra is None else torch.as_tensor(extra, device=device),
                     self.generator,
                 )
             timer.add("inference", time.perf_counter() - tick)

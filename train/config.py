@@ -104,6 +104,9 @@ class ImitationConfig:
     """Warm start, step 1: the actor imitates the (tuned) heuristic (train/imitation.py)."""
 
     decisions: int = 0  # heuristic decisions imitated (0: none)
+    # Who teaches and advises when no search runs: "" the default heuristic, "tuned" the
+    # shipped tuned variant of these rules, "tuned:PATH" a variant saved by handfoot tune.
+    teacher: str = ""
     learning_rate: float = 1e-3
     passes: int = 3  # passes over each chunk of demonstrations
 
@@ -159,6 +162,7 @@ class TrainConfig:
     total_timesteps: int = 500_000
     checkpoint_every: int = 50_000
     torch_threads: int = 2
+    device: str = "cpu"  # where the learner's network runs: cpu, cuda, or auto (cuda when there is one)
     run_dir: str = "runs"  # the run lives in run_dir/name
     env: EnvConfig = field(default_factory=EnvConfig)
     network: NetworkConfig = field(default_factory=NetworkConfig)
@@ -358,6 +362,13 @@ def validate(config: TrainConfig) -> TrainConfig:
         require_supported(config.make_rules())
     except ValueError as exc:
         fail("rules", str(exc))
+    if config.device not in ("auto", "cpu", "cuda"):
+        fail("device", f"must be auto, cpu or cuda, got {config.device!r}")
+    if config.device == "cuda":
+        import torch
+
+        if not torch.cuda.is_available():
+            fail("device", "cuda: this machine has no CUDA GPU that torch can use (use cpu or auto)")
     if config.algorithm not in ALGORITHMS:
         fail("algorithm", f"must be one of {', '.join(ALGORITHMS)}, got {config.algorithm!r}")
     if config.seed < 0:
@@ -429,6 +440,10 @@ def validate(config: TrainConfig) -> TrainConfig:
             )
         if tune.elite > tune.population:
             fail("tune.elite", f"must not exceed tune.population ({tune.population}), got {tune.elite}")
+    if imitation.teacher and not (imitation.teacher == "tuned" or imitation.teacher.startswith("tuned:")):
+        fail("imitation.teacher", f"must be empty, tuned or tuned:PATH, got {imitation.teacher!r}")
+    if imitation.teacher and tune.generations:
+        fail("imitation.teacher", "the heuristic search finds the teacher: set tune.generations to 0 to name one")
     if tune.generations and not net.advisor and imitation.decisions == 0:
         fail("tune.generations", "the searched heuristic teaches (imitation.decisions) or advises (network.advisor)")
 

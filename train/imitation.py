@@ -63,13 +63,15 @@ def imitate(
     optimizer = torch.optim.Adam(policy.actor_parameters(), lr=learning_rate)
     seen = 0
     accuracy = 0.0
-    for observations, masks, actions in demonstrations(rules, decisions, seed, params=policy.advisor_params.numpy()):
+    for observations, masks, actions in demonstrations(rules, decisions, seed, params=policy.advisor_params.cpu().numpy()):
         x = policy.inputs(observations, masks, rules)
-        x_t, masks_t, actions_t = torch.as_tensor(x), torch.as_tensor(masks), torch.as_tensor(actions)
+        device = policy.device
+        x_t, masks_t = torch.as_tensor(x, device=device), torch.as_tensor(masks, device=device)
+        actions_t = torch.as_tensor(actions, device=device)
         with torch.no_grad():
             accuracy = float((policy.logits(x_t, masks_t).argmax(-1) == actions_t).float().mean())
         for _ in range(passes):
-            order = torch.randperm(len(actions_t))
+            order = torch.randperm(len(actions_t), device=device)
             for lo in range(0, len(order), minibatch):
                 rows = order[lo : lo + minibatch]
                 logits = policy.logits(x_t[rows], masks_t[rows])

@@ -31,7 +31,7 @@ import numpy as np
 import torch
 
 from agents import make_agent
-from agents.policy import Policy, compact_columns, with_advisor_by_name
+from agents.policy import Policy, compact_columns, resolve_device, with_advisor_by_name
 from agents.ppo import PPOAgent
 from handfoot_env.baselines.heuristic_params import NAMES
 from handfoot_env.cards import NUM_KINDS
@@ -191,7 +191,8 @@ class Lab:
         from torch.utils.tensorboard import SummaryWriter
 
         self.config, self.rules, self.folder, self.progress = config, rules, folder, progress
-        self.policy = make_policy(config, rules)
+        self.device = resolve_device(config.device)
+        self.policy = make_policy(config, rules).to(self.device)
         self.algorithm = ALGORITHMS[config.algorithm](config, self.policy)
         self.win_prob = win_probability(config, rules, folder.path, self._say)
         self.league = League(config.league.opponents, config.league.max_snapshots, seed=config.seed, rules=rules)

@@ -39,6 +39,18 @@ def fit_scaling(policy: Policy, rules: Rules, positions: int, seed: int) -> None
     policy.set_scaling(inputs, extra)
 
 
+def set_teacher(policy: Policy, rules: Rules, name: str) -> str:
+    """Make the tuned variant ``name`` (``tuned`` or ``tuned:PATH``) the policy's teacher and
+    advisor; returns the file it came from."""
+    from agents.ppo import shipped_model
+    from handfoot_env.baselines.heuristic_params import read_params
+
+    path = shipped_model(rules, "tuned") if name == "tuned" else Path(name.split(":", 1)[1])
+    params, _ = read_params(path)
+    policy.advisor_params.copy_(torch.as_tensor(params))
+    return str(path)
+
+
 def search_heuristic(
     config: TrainConfig, rules: Rules, policy: Policy, folder: Path, say: Callable[[str], None], runners=None
 ) -> dict:
@@ -108,11 +120,14 @@ def warm_start(
     fit_scaling(policy, rules, config.network.scaling_positions, seed=config.seed + 77)
     timer.add("scaling", time.perf_counter() - tick)
     found: dict = {}
+    if config.imitation.teacher:
+        found["teacher"] = set_teacher(policy, rules, config.imitation.teacher)
+        say(f"warm start: the teacher and advisor is {config.imitation.teacher} ({found['teacher']})")
     if config.tune.generations > 0:
         found["tuned"] = search_heuristic(config, rules, policy, folder, say, runners)
         timer.add("tuning", found["tuned"]["seconds"])
     if config.imitation.decisions > 0:
-        teacher = "the tuned heuristic" if config.tune.generations > 0 else "the heuristic"
+        teacher = "the tuned heuristic" if config.tune.generations or config.imitation.teacher else "the heuristic"
         say(f"warm start: imitating {teacher} on {config.imitation.decisions:,} of its decisions")
         result = imitate(
             policy,
@@ -129,4 +144,4 @@ def warm_start(
     return found
 
 
-__all__ = ["SCALING_AGENTS", "fit_scaling", "search_heuristic", "warm_start"]
+__all__ = ["SCALING_AGENTS", "fit_scaling", "search_heuristic", "set_teacher", "warm_start"]

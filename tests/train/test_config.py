@@ -75,6 +75,9 @@ def test_flat_keys_of_0_4_are_refused_with_their_new_name(key, new):
         (["network.shared=true", "network.privileged_critic=true"], "needs a critic of its own"),
         (["dmc.horizon=forever"], "'dmc.horizon'"),
         (["eval.select_pairs=0"], "'eval.select_pairs': must be at least 1"),
+        (["device=gpu"], "'device': must be auto, cpu or cuda"),
+        (["imitation.teacher=genius"], "'imitation.teacher': must be empty, tuned or tuned:PATH"),
+        (["imitation.teacher=tuned", "tune.generations=2"], "the heuristic search finds the teacher"),
         (["preset=bridge"], "'preset'"),
         (["preset=house", "rules={num_players: 3}"], "'rules': .*2 players alone or 4 in two teams"),
         (["rules={handsize: 13}"], "'rules': unknown rules field 'handsize'"),
@@ -106,3 +109,13 @@ def test_bad_files(tmp_path):
     bad.write_text("name: [unclosed")
     with pytest.raises(ValueError, match="not valid YAML"):
         load_config(bad)
+
+
+def test_cuda_without_a_gpu_is_refused_in_one_line():
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    with pytest.raises(ValueError, match="'device': cuda: this machine has no CUDA GPU"):
+        load_config(ROOT / "configs" / "quick.yaml", ["device=cuda"])
+    assert load_config(ROOT / "configs" / "quick.yaml", ["device=auto"]).device == "auto"

@@ -29,9 +29,9 @@ def epsilon_greedy(epsilon: float):
     """The acting rule: a uniformly random legal action with chance ``epsilon``, else the best."""
 
     def explore(policy: Policy, x, masks, extra, generator) -> tuple[np.ndarray, dict]:
-        q = policy.logits(x, masks)
+        q = policy.logits(x, masks).cpu()
         best = q.argmax(-1)
-        uniform = torch.multinomial(masks.float(), 1, generator=generator).squeeze(-1)
+        uniform = torch.multinomial(masks.cpu().float(), 1, generator=generator).squeeze(-1)
         explore_now = torch.rand(len(best), generator=generator) < epsilon
         return torch.where(explore_now, uniform, best).numpy(), {}
 
@@ -93,8 +93,8 @@ class DMC:
         size = len(ready["actions"])
         if size == 0:
             return {"waiting": float(self.emitted.size)}
-        data = {k: torch.as_tensor(v) for k, v in ready.items()}
-        order = torch.randperm(size, generator=self.generator)
+        data = {k: torch.as_tensor(v, device=self.policy.device) for k, v in ready.items()}
+        order = torch.randperm(size, generator=self.generator).to(self.policy.device)
         losses = []
         for lo in range(0, size, self.hp.batch_size):
             rows = order[lo : lo + self.hp.batch_size]

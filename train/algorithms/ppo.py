@@ -26,11 +26,11 @@ from train.config import TrainConfig
 def explore(policy: Policy, x, masks, extra, generator) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """Sample the policy; keep the action's log-probability and the critic's value."""
     logits, value = policy(x, masks, extra)
-    log_probs = torch.log_softmax(logits, -1)
+    log_probs = torch.log_softmax(logits, -1).cpu()  # sampled on the CPU: one generator wherever the network runs
     actions = torch.multinomial(log_probs.exp(), 1, generator=generator).squeeze(-1)
     return actions.numpy(), {
         "logprobs": log_probs.gather(1, actions[:, None]).squeeze(1).numpy(),
-        "values": value.numpy(),
+        "values": value.cpu().numpy(),
     }
 
 
@@ -72,24 +72,26 @@ class PPO:
     # ------------------------------------------------------------------ the update
     def update(self, batch: dict[str, np.ndarray], step: int) -> dict[str, float]:
         hp, policy = self.hp, self.policy
+        device = policy.device
         with torch.no_grad():
             extra = batch.get("last_extra")
             _, last_value = policy(
-                torch.as_tensor(batch["last_x"]),
-                torch.as_tensor(batch["last_masks"]),
-                None if extra is None else torch.as_tensor(extra),
+                torch.as_tensor(batch["last_x"], device=device),
+                torch.as_tensor(batch["last_masks"], device=device),
+                None if extra is None else torch.as_tensor(extra, device=device),
             )
         advantages, returns = gae(
-            batch["rewards"], batch["values"], batch["dones"], last_value.numpy(), hp.gamma, hp.gae_lambda
+            batch["rewards"], batch["values"], batch["dones"], last_value.cpu().numpy(), hp.gamma, hp.gae_lambda
         )
         keys = ["x", "masks", "actions", "logprobs"] + (["extra"] if "extra" in batch else [])
-        flat = {k: torch.as_tensor(batch[k].reshape((-1,) + batch[k].shape[2:])) for k in keys}
-        flat["advantages"], flat["returns"] = torch.as_tensor(advantages.reshape(-1)), torch.as_tensor(returns.reshape(-1))
+        flat = {k: torch.as_tensor(batch[k].reshape((-1,) + batch[k].shape[2:]), device=device) for k in keys}
+        flat["advantages"] = torch.as_tensor(advantages.reshape(-1), device=device)
+        flat["returns"] = torch.as_tensor(returns.reshape(-1), device=device)
         train_actor = self.updates >= hp.value_warmup_rollouts
         size = len(flat["actions"])
         stats: dict[str, list[float]] = {k: [] for k in ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")}
         for _ in range(hp.n_epochs):
-            order = torch.randperm(size, generator=self.generator)
+            order = torch.randperm(size, generator=self.generator).to(device)
             for lo in range(0, size, hp.batch_size):
                 rows = order[lo : lo + hp.batch_size]
                 masks = flat["masks"][rows]

@@ -1,10 +1,41 @@
-"""Agents by name: the scripted baselines (``handfoot_env.baselines``) and trained agents.
+"""Agents by name: the scripted baselines (``handfoot_env.baselines``), trained agents, and
+agents from outside the lab (``py:``), all in one registry (``agents.base``).
 
 from agents import make_agent
-agent = make_agent("heuristic")          # or "random", "greedy", "ppo", "ppo:PATH"
+agent = make_agent("heuristic")          # or "random", "greedy", "tuned", "ppo", "ppo:PATH", "py:my.py:make"
 actions = agent.act(observations, masks)  # one legal action per row
 """
 
-from agents.base import AGENT_NAMES, Agent, act_one, make_agent
+from agents.base import (
+    AGENT_NAMES,
+    REGISTRY,
+    Agent,
+    AgentKind,
+    act_one,
+    agent_model_file,
+    agent_usage,
+    check_agent_name,
+    is_foreign,
+    make_agent,
+    parse_agent_name,
+    register,
+)
+from agents.foreign import AgentFault, GuardedAgent, OneGameAgent
 
-__all__ = ["AGENT_NAMES", "Agent", "act_one", "make_agent"]
+__all__ = [
+    "AGENT_NAMES",
+    "REGISTRY",
+    "Agent",
+    "AgentFault",
+    "AgentKind",
+    "GuardedAgent",
+    "OneGameAgent",
+    "act_one",
+    "agent_model_file",
+    "agent_usage",
+    "check_agent_name",
+    "is_foreign",
+    "make_agent",
+    "parse_agent_name",
+    "register",
+]

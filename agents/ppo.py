@@ -93,6 +93,11 @@ class PPOAgent:
         self.name = name
         self.threads = threads
         self.generator = torch.Generator().manual_seed(seed)
+        self.trained_on: Rules | None = None  # the rules of its model file, when loaded from one
+
+    def supports(self, rules: Rules) -> bool:
+        """Whether it was trained on these rules (the benchmark plays it only there)."""
+        return self.trained_on is None or _same_game(self.trained_on, rules)
 
     def seed(self, seed: int) -> None:
         """Seed the sampling of a non-deterministic agent."""
@@ -126,7 +131,9 @@ class PPOAgent:
                 f"{playing.num_players} players here",
                 stacklevel=2,
             )
-        return cls(policy, playing, deterministic=deterministic, threads=threads)
+        agent = cls(policy, playing, deterministic=deterministic, threads=threads)
+        agent.trained_on = trained_on
+        return agent
 
     def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
 

@@ -20,7 +20,7 @@ are always masked.  Ranks are the eleven naturals 4, 5, ..., K, A (rank index 0.
 | 171       | 1     | house: start a book of 2s (three 2s)                                 |
 | 172       | 1     | house: add a 2 to the book of 2s                                     |
 
-Before the owner has opened, group actions *stage* cards (see RULES.md "Staging the
+Before the owner has opened, group actions *stage* cards (see docs/rules.md "Opening
 opening") instead of laying them down; the same actions serve both.
 
 In ``house`` a natural's suit matters (runs): naturals are discarded with the suited

@@ -116,7 +116,7 @@ everything random in the env (the deal, and the action spaces' samples).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -144,7 +144,11 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class raw_env(AECEnv):
-    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "name": "handfoot_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "name": "handfoot_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,

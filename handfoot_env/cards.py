@@ -31,7 +31,7 @@ NATURAL_KINDS = tuple(range(FIRST_NATURAL, NUM_KINDS))
 KIND_NAMES = ("Jk", "2", "3b", "3r", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 KIND_BY_NAME = {name.lower(): kind for kind, name in enumerate(KIND_NAMES)}
 
-# Card values from seed 001's table (RULES.md "Cards"); a red three has no card value.
+# Card values (docs/rules.md "Cards"); a red three has no card value.
 KIND_VALUES = (50, 20, 5, 0, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20)
 
 # How many of each kind one 54-card deck holds.

@@ -60,7 +60,7 @@ def resolve_agents(opponent: Any, rules: Rules, seed: int = 0) -> list:
 
 
 class HandFootGymEnv(gym.Env):
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (gymnasium.Env declares it per instance)
 
     def __init__(
         self,

@@ -110,7 +110,7 @@ def view_of_game(game, seat: int | None = None) -> TableView:
 
 def view_of_vector(engine, b: int = 0, seat: int | None = None) -> TableView:
     """The table of game ``b`` of a vector engine, as ``seat`` (default: the mover) sees it."""
-    from handfoot_env.vector.state import PHASE_NAMES
+    from handfoot_env.vector.state import PHASE_NAMES, STAGED
 
     rules = engine.rules
     s = engine.states[b]
@@ -148,7 +148,7 @@ def view_of_vector(engine, b: int = 0, seat: int | None = None) -> TableView:
         )
     n = rules.num_players
     current = int(s["current"])
-    staged_count = int(s["staged_cards"].sum())
+    staged_count = int(s["table_cards"][STAGED].sum())
     return TableView(
         rules,
         int(s["deal"]),
@@ -165,7 +165,7 @@ def view_of_vector(engine, b: int = 0, seat: int | None = None) -> TableView:
         [bool(s["on_foot"][p]) for p in range(n)],
         seat,
         [int(x) for x in s["hand"][seat]],
-        [int(x) for x in s["staged_cards"]] if seat == current else [0] * NUM_KINDS,
+        [int(x) for x in s["table_cards"][STAGED]] if seat == current else [0] * NUM_KINDS,
         s["hand_suits"][seat].tolist() if rules.runs else None,
         [[int(x) for x in s["known"][p]] for p in range(n)],
     )
@@ -211,10 +211,14 @@ def render_view(view: TableView) -> str:
     clean_word, dirty_word, books_word = ("red", "black", "canastas") if house else ("clean", "dirty", "books")
     target = f" (game to {rules.target_score:,})" if rules.target_score else ""
     lines = [
-        f"deal {view.deal_index + 1}/{rules.num_deals}{target}   dealer: seat {view.dealer}   "
-        f"to move: seat {view.current} ({view.phase})   totals {view.totals}",
-        f"stock {view.stock_size}   pile {view.pile_size} (top {top})   "
-        f"to go out: {need_clean} {clean_word} + {need_dirty} {dirty_word} {books_word}",
+        (
+            f"deal {view.deal_index + 1}/{rules.num_deals}{target}   dealer: seat {view.dealer}   "
+            f"to move: seat {view.current} ({view.phase})   totals {view.totals}"
+        ),
+        (
+            f"stock {view.stock_size}   pile {view.pile_size} (top {top})   "
+            f"to go out: {need_clean} {clean_word} + {need_dirty} {dirty_word} {books_word}"
+        ),
     ]
     for owner, side in enumerate(view.sides):
         status = "opened" if side.opened else f"needs {side.minimum} to open"

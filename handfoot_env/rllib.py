@@ -30,6 +30,7 @@ from ray.rllib.algorithms.ppo.torch.ppo_torch_rl_module import PPOTorchRLModule
 from ray.rllib.core.columns import Columns
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.rllib.utils.torch_utils import FLOAT_MIN
+from ray.rllib.utils.typing import TensorType
 
 from handfoot_env.aec import env as aec_env
 
@@ -83,7 +84,7 @@ class MaskedPPOTorchRLModule(PPOTorchRLModule):
         mask, batch = self._split(batch)
         return self._mask(super()._forward_train(batch, **kwargs), mask)
 
-    def compute_values(self, batch: dict, embeddings: Any = None) -> torch.Tensor:
+    def compute_values(self, batch: dict, embeddings: Any = None) -> TensorType:
         if isinstance(batch[Columns.OBS], dict):
             _, batch = self._split(batch)
         return super().compute_values(batch, embeddings)

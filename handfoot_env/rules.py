@@ -1,13 +1,13 @@
 """The rules of Hand and Foot as data: one frozen, validated dataclass and three presets.
 
-Every rule and every decision of the binding rules document (RULES.md, summarised in the
-project's own page ``docs/rules.md``) is a field here, so that nothing else in the project
-hard-codes a rule number.  Comments name each preset value's source.  Presets:
+Every rule and every decision of the project's rules page, ``docs/rules.md``, is a field
+here, so that nothing else in the project hard-codes a rule number.  Comments name the
+section of ``docs/rules.md`` ("Opening", "`house`"...) that says each preset value.  Presets:
 
-* ``classic``      seed 000: 2-6 players, each alone, players + 1 decks, 11/11.
-* ``partnership``  seed 001: 4 players in two teams (seats 0+2, 1+3), 5 decks, 11/11.
-* ``house``        seed 003: 2 alone or 4 in teams, 5 decks, 13/13, runs, red and black
-                   canastas, books of 2s, one card plus the top discard, games to 20,000.
+* ``classic``      2-6 players, each alone, players + 1 decks, 11/11.
+* ``partnership``  4 players in two teams (seats 0+2, 1+3), 5 decks, 11/11.
+* ``house``        2 alone or 4 in teams, 5 decks, 13/13, runs, red and black canastas,
+                   books of 2s, one card plus the top discard, games to 20,000.
 
 ``Rules.preset("classic", num_players=3)`` gives a preset with overrides; a bad value or
 an inconsistent combination raises ``ValueError`` naming the field.
@@ -16,6 +16,7 @@ an inconsistent combination raises ``ValueError`` naming the field.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -44,49 +45,51 @@ class Rules:
 
     # --- players and cards -------------------------------------------------------------
     num_players: int = 2
-    partnerships: bool = False  # 001: partners opposite (seats 0+2, 1+3) share groups and score
-    num_decks: int | None = None  # None: one more deck than players (000)
+    partnerships: bool = False  # partners opposite (seats 0+2, 1+3) share groups and score
+    # None (the default): one more deck than players, filled in at once (__post_init__), so
+    # that a built Rules always holds an int here.
+    num_decks: int = None  # type: ignore[assignment]
     hand_size: int = 11
     foot_size: int = 11
 
     # --- the deal and the game -----------------------------------------------------------
-    num_deals: int = 4  # RULES.md: 1, 2 or 4 deals
+    num_deals: int = 4  # 1, 2 or 4 deals ("Scoring")
     deal_minimums: tuple[int, ...] = (50, 90, 120, 150)
-    # Opening minimum by running total instead of by deal (003): ((threshold, minimum), ...)
+    # Opening minimum by running total instead of by deal (house): ((threshold, minimum), ...)
     # sorted by threshold; the first row whose threshold exceeds the total applies.
     minimums_by_score: tuple[tuple[int, int], ...] | None = None
-    # 003: the game ends after the deal in which an owner reaches this total; num_deals is
-    # then the cap that ends games between weak players (RULES.md: default 30).
+    # house: the game ends after the deal in which an owner reaches this total; num_deals is
+    # then the cap that ends games between weak players (30 in house).
     target_score: int | None = None
 
     # --- drawing and the discard pile ---------------------------------------------------
     draw_count: int = 2
-    draw_one_plus_discard: bool = False  # 003: one from the stock plus the top discard
-    pile_upcard: bool = True  # 000: the pile starts with the stock's top card turned up
-    pile_take_count: int | None = 7  # top 7 (000/001); 5; None = whole pile; 0 = no taking
-    pile_min_size: int = 7  # 000: the pile must hold at least 7 cards to be taken
-    take_requires_opened: bool = True  # 000: the taker must have opened this deal
-    staging_before_draw: bool = False  # RULES.md: in partnership staging may precede the take
+    draw_one_plus_discard: bool = False  # house: one from the stock plus the top discard
+    pile_upcard: bool = True  # classic: the pile starts with the stock's top card turned up
+    pile_take_count: int | None = 7  # top 7; 5; None = whole pile; 0 = no taking ("Variations")
+    pile_min_size: int = 7  # classic: the pile must hold at least 7 cards to be taken
+    take_requires_opened: bool = True  # classic: the taker must have opened this deal
+    staging_before_draw: bool = False  # partnership: staging may precede the take ("Opening")
 
     # --- melds ---------------------------------------------------------------------------
     book_size: int = 7
     max_wilds: int = 3
-    wild_limit: str = "majority"  # "majority" | "by_size" | "four_naturals" (000 variations)
+    wild_limit: str = "majority"  # "majority" | "by_size" | "four_naturals" ("Variations")
     clean_book_bonus: int = 500
     dirty_book_bonus: int = 300
     wild_books: bool = False  # variation: a book of 7 wilds
     wild_book_bonus: int = 1500
     wild_book_to_go_out: bool = False  # variation: a wild book is needed to go out
-    runs: bool = False  # 003: runs of one suit within 4..A
-    books_of_twos: bool = False  # 003: a book of 2s (no joker)
-    frozen_six: bool = False  # 003: a 6-card meld cannot take the top discard
-    # In 003 a red canasta is a clean book, a book of 2s or a run (clean_book_bonus) and a
+    runs: bool = False  # house: runs of one suit within 4..A
+    books_of_twos: bool = False  # house: a book of 2s (no joker)
+    frozen_six: bool = False  # house: a 6-card meld cannot take the top discard
+    # In house a red canasta is a clean book, a book of 2s or a run (clean_book_bonus) and a
     # black canasta a book with wilds (dirty_book_bonus); books_to_go_out counts them.
 
     # --- threes ---------------------------------------------------------------------------
-    red_threes_laid_down: bool = True  # 000/001: laid down at once and replaced; 003: held
+    red_threes_laid_down: bool = True  # laid down at once and replaced ("Red threes"); house: held
     red_three_bonus: int = 100
-    red_three_unopened_penalty: bool = False  # 001: -100 each for a team that never opened
+    red_three_unopened_penalty: bool = False  # partnership: -100 each for a team that never opened
     red_three_unlaid_penalty: int = 0  # red three still in hand or unplayed foot at the end
     black_three_penalty: int = 5  # black three left in hand or foot (its card value)
 
@@ -111,7 +114,7 @@ class Rules:
         fields = dict(PRESETS[name])
         _check_field_names(overrides)
         if name == "house" and overrides.get("num_players") == 4 and "partnerships" not in overrides:
-            fields["partnerships"] = True  # RULES.md: house is 2 alone or 4 in two teams
+            fields["partnerships"] = True  # house is 2 alone or 4 in two teams
         fields.update(overrides)
         return cls(preset_name=name, **fields)
 
@@ -171,7 +174,7 @@ class Rules:
 
     @property
     def total_cards(self) -> int:
-        return CARDS_PER_DECK * int(self.num_decks)  # type: ignore[arg-type]
+        return CARDS_PER_DECK * self.num_decks
 
     def opening_minimum(self, deal_index: int, running_total: int = 0) -> int:
         """The points an owner's first melds must reach in deal ``deal_index`` (0-based)."""
@@ -188,6 +191,11 @@ class Rules:
         """The bonus for ``clean`` clean and ``dirty`` dirty books (house: red and black canastas)."""
         return int(rule_facts.book_bonus(self.kernel[0], clean, dirty))
 
+    def held_penalty(self, cards: Sequence[int]) -> int:
+        """What ``cards`` (counts per kind) left in a hand or an unplayed foot cost at the end of
+        a deal, a positive number (``rule_facts.held_penalty``)."""
+        return int(rule_facts.held_penalty(self.kernel[0], np.asarray(cards, dtype=np.int64)))
+
     def deal_score(
         self, melded: int, clean: int, dirty: int, red_threes: int, opened: bool, went_out: bool, held: int
     ) -> int:
@@ -198,139 +206,108 @@ class Rules:
     @cached_property
     def kernel(self) -> np.ndarray:
         """These rules as a one-element record array of dtype :data:`KERNEL_RULES`: what the
-        compiled rule facts and kernels read (``rules[0].book_size``...)."""
+        compiled rule facts and kernels read, each field under its name here
+        (``rules[0].book_size``, ``rules[0].going_out_bonus``...)."""
         record = np.zeros(1, dtype=KERNEL_RULES)
-        take = self.pile_take_count
-        for name, value in (
-            ("players", self.num_players),
-            ("owners", self.num_owners),
-            ("partnerships", self.partnerships),
-            ("hand_size", self.hand_size),
-            ("foot_size", self.foot_size),
-            ("deals", self.num_deals),
-            ("draw_count", self.draw_count),
-            ("upcard", self.pile_upcard),
-            ("take_count", -1 if take is None else take),  # -1: the whole pile
-            ("pile_min", self.pile_min_size),
-            ("take_needs_open", self.take_requires_opened),
-            ("stage_before_draw", self.staging_before_draw),
-            ("book_size", self.book_size),
-            ("max_wilds", self.max_wilds),
-            ("wild_limit", WILD_LIMITS.index(self.wild_limit)),
-            ("clean_bonus", self.clean_book_bonus),
-            ("dirty_bonus", self.dirty_book_bonus),
-            ("red_bonus", self.red_three_bonus),
-            ("red_unopened_penalty", self.red_three_unopened_penalty),
-            ("red_unlaid_penalty", self.red_three_unlaid_penalty),
-            ("black_penalty", self.black_three_penalty),
-            ("out_bonus", self.going_out_bonus),
-            ("out_by_meld", self.go_out_by_meld),
-            ("cards", self.total_cards),
-            ("runs", self.runs),
-            ("twos_books", self.books_of_twos),
-            ("one_plus_discard", self.draw_one_plus_discard),
-            ("frozen", self.frozen_six),
-            ("red_laid", self.red_threes_laid_down),
-            ("target", self.target_score or 0),  # 0: no target
-            ("score_steps", len(self.minimums_by_score or ())),
-        ):
-            record[0][name] = int(value)
-        record[0]["minimums"][: self.num_deals] = self.deal_minimums[: self.num_deals]
-        record[0]["books_needed"][: self.num_deals] = self.books_to_go_out[: self.num_deals]
-        for row, (threshold, minimum) in enumerate(self.minimums_by_score or ()):
-            record[0]["score_minimums"][row] = (min(threshold, 2**62), minimum)
+        row = record[0]  # a view: writing its fields writes the record
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if field.name in KERNEL_TABLES:
+                rows = (value or ())[: KERNEL_TABLES[field.name][0]]  # rows past the last deal: never read
+                if rows:
+                    row[field.name][: len(rows)] = [_kernel_int(v) for v in rows]
+            elif value is None:
+                row[field.name] = KERNEL_NONE[field.name]
+            elif field.name in KERNEL_CHOICES:
+                row[field.name] = KERNEL_CHOICES[field.name].index(value)
+            else:
+                row[field.name] = _kernel_int(value)
+        for name in KERNEL_DERIVED:
+            row[name] = getattr(self, name)
         return record
 
-
-_KERNEL_SCALARS = (
-    "players",
-    "owners",
-    "partnerships",
-    "hand_size",
-    "foot_size",
-    "deals",
-    "draw_count",
-    "upcard",
-    "take_count",
-    "pile_min",
-    "take_needs_open",
-    "stage_before_draw",
-    "book_size",
-    "max_wilds",
-    "wild_limit",
-    "clean_bonus",
-    "dirty_bonus",
-    "red_bonus",
-    "red_unopened_penalty",
-    "red_unlaid_penalty",
-    "black_penalty",
-    "out_bonus",
-    "out_by_meld",
-    "cards",
-    "runs",
-    "twos_books",
-    "one_plus_discard",
-    "frozen",
-    "red_laid",
-    "target",
-    "score_steps",
-)
-KERNEL_RULES = np.dtype(
-    [(name, np.int64) for name in _KERNEL_SCALARS]
-    + [
-        ("minimums", np.int64, (MAX_DEALS,)),  # opening minimum per deal
-        ("books_needed", np.int64, (MAX_DEALS, 2)),  # (clean, dirty) books to go out, per deal
-        ("score_minimums", np.int64, (MAX_SCORE_STEPS, 2)),  # (threshold, minimum) rows
-    ],
-    align=True,
-)
+    @property
+    def num_score_steps(self) -> int:
+        """Rows of ``minimums_by_score`` (0: the opening minimum goes by deal)."""
+        return len(self.minimums_by_score or ())
 
 
-# A preset is a set of overrides of the defaults above; each non-default names its source.
+# A preset is a set of overrides of the defaults above; each names its section of docs/rules.md
+# (the opening table when none is named).
 PRESETS: dict[str, dict[str, Any]] = {
-    "classic": dict(),  # the defaults are seed 000
+    "classic": {},  # the defaults are classic
     "partnership": dict(
         num_players=4,
         partnerships=True,
-        num_decks=5,  # 001: five decks plus ten jokers, 270 cards
-        pile_upcard=False,  # 001: the discard pile starts empty
-        pile_min_size=0,  # RULES.md: no minimum pile size
-        take_requires_opened=False,  # RULES.md: the take may open, with the staged groups
-        staging_before_draw=True,  # RULES.md: staging before the draw, so a take can open
-        red_three_unopened_penalty=True,  # 001: minus 100 each if your team never melded
-        books_to_go_out=((2, 2),) * 4,  # 001: two clean and two dirty books
+        num_decks=5,  # five decks, 270 cards
+        pile_upcard=False,  # the discard pile starts empty ("Taking the discard pile")
+        pile_min_size=0,  # no minimum pile size ("Taking the discard pile")
+        take_requires_opened=False,  # the take may open, with the staged groups ("Taking the discard pile")
+        staging_before_draw=True,  # staging before the draw, so a take can open ("Opening")
+        red_three_unopened_penalty=True,  # minus 100 each if the team never opened ("Red threes")
+        books_to_go_out=((2, 2),) * 4,  # two clean and two dirty books
     ),
-    "house": dict(
-        num_players=2,  # 003: two players, or partners (num_players=4, partnerships=True)
-        num_decks=5,  # 003: five complete decks
-        hand_size=13,  # 003: thirteen for the hand and thirteen for the foot
+    "house": dict(  # docs/rules.md "`house`"
+        num_players=2,  # two players, or partners (num_players=4, partnerships=True)
+        num_decks=5,  # five complete decks
+        hand_size=13,  # thirteen for the hand and thirteen for the foot
         foot_size=13,
-        draw_one_plus_discard=True,  # 003: two from the deck, or one plus the top discard
-        pile_upcard=False,  # 003 is silent; RULES.md: as in partnership
+        draw_one_plus_discard=True,  # two from the stock, or one plus the top discard
+        pile_upcard=False,  # as in partnership
         pile_min_size=0,
         take_requires_opened=False,
-        runs=True,  # 003: runs of one suit, ace down to 4, no wilds
-        books_of_twos=True,  # 003: a book of 2s, only 2s, no joker
-        frozen_six=True,  # 003: six cards toward a canasta freeze it against the discard
-        red_threes_laid_down=False,  # 003: threes are never melded; they count against
-        red_three_bonus=0,  # RULES.md: no red-three bonuses in house
-        red_three_unlaid_penalty=500,  # RULES.md decision: a held red three counts 500
-        black_three_penalty=5,  # RULES.md decision: a held black three counts 5
-        books_to_go_out=((2, 2),) * 30,  # 003: two red and two black canastas to go out
-        minimums_by_score=((5000, 50), (10000, 90), (15000, 120), (2**62, 150)),  # RULES.md decision
-        target_score=20000,  # 003: first to 20,000 wins
-        num_deals=30,  # RULES.md: the game is capped at 30 deals
+        runs=True,  # runs of one suit, 4 up to ace, no wilds
+        books_of_twos=True,  # a book of 2s, only 2s, no joker
+        frozen_six=True,  # six cards toward a canasta freeze it against the top discard
+        red_threes_laid_down=False,  # threes are never melded or laid down; held, they count against
+        red_three_bonus=0,  # no red-three bonuses
+        red_three_unlaid_penalty=500,  # a held red three costs 500
+        black_three_penalty=5,  # a held black three costs 5
+        books_to_go_out=((2, 2),) * 30,  # two red and two black canastas to go out
+        minimums_by_score=((5000, 50), (10000, 90), (15000, 120), (2**62, 150)),  # by running total
+        target_score=20000,  # the deal that takes an owner to 20,000 ends the game
+        num_deals=30,  # the game is capped at 30 deals
         deal_minimums=(50,) * 30,  # unused: minimums_by_score decides
-        # Decisions where 003 and RULES.md are silent (made in reference/game.py):
+        # handfoot's decisions (docs/rules.md "`house`"; made in reference/game.py):
         # - a natural going into a book leaves the hand from its shortest suit (no suit in the action);
         # - one unfinished run per suit per owner, as one unfinished book per rank (the action layout);
         # - the top discard comes with one stock card, so it needs a non-empty stock;
         # - frozen means a natural completing a 6-card book of its rank or run of its suit, or a 2
-        #   completing a 6-card book of 2s (RULES.md: "a book of its rank, or a run it extends").
+        #   completing a 6-card book of 2s.
     ),
 }
 
 _FIELD_NAMES = {f.name for f in dataclasses.fields(Rules)}
+
+# -- the kernels' record: every field of Rules under its own name, plus derived values ------
+# A bool or an int field enters as an int64; the tables below say how the others do.  A new
+# rule field of either kind needs nothing here: the kernels read ``rules.<its name>``.
+KERNEL_CHOICES: dict[str, tuple[str, ...]] = {  # a string field: its index among the choices
+    "preset_name": PRESET_NAMES,
+    "wild_limit": WILD_LIMITS,  # rule_facts.MAJORITY, BY_SIZE, FOUR_NATURALS
+}
+KERNEL_NONE = {  # what None means to the kernels, for a number that may be None
+    "pile_take_count": -1,  # the whole pile
+    "target_score": 0,  # no target
+}
+KERNEL_TABLES = {  # a tuple field: a fixed-size table, its rows first, zeros after them
+    "deal_minimums": (MAX_DEALS,),  # the opening minimum of each deal
+    "books_to_go_out": (MAX_DEALS, 2),  # (clean, dirty) books to go out, per deal
+    "minimums_by_score": (MAX_SCORE_STEPS, 2),  # (threshold, minimum) rows; None: no rows
+}
+KERNEL_DERIVED = ("num_owners", "total_cards", "num_score_steps")  # properties of Rules
+KERNEL_RULES = np.dtype(
+    [(f.name, np.int64, KERNEL_TABLES.get(f.name, ())) for f in dataclasses.fields(Rules)]
+    + [(name, np.int64) for name in KERNEL_DERIVED],
+    align=True,
+)
+
+
+def _kernel_int(value: Any) -> Any:
+    """An int, or a row of ints, as the record holds it (int64: a huge threshold is capped)."""
+    if isinstance(value, tuple):
+        return tuple(_kernel_int(v) for v in value)
+    return min(int(value), 2**62)
 
 
 def _check_field_names(values: dict[str, Any]) -> None:
@@ -424,7 +401,7 @@ def _validate(rules: Rules) -> None:
     ):
         _fail(
             "num_deals",
-            f"RULES.md plays games of 1, 2 or 4 deals, got {rules.num_deals}; for another "
+            f"games are of 1, 2 or 4 deals (docs/rules.md), got {rules.num_deals}; for another "
             "count give one opening minimum per deal (deal_minimums)",
         )
     if len(rules.deal_minimums) < rules.num_deals:

@@ -1,10 +1,34 @@
-"""What every ``handfoot`` command checks the same way: output paths, counts, the rules asked for."""
+"""What every ``handfoot`` command checks the same way: output paths, counts, the rules asked
+for, the Ray cluster ``--ray`` names, and how a match's result is printed."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 
-from handfoot_env.rules import Rules
+from handfoot_env.rules import PRESET_NAMES, Rules
+
+
+def add_rules_args(p: argparse.ArgumentParser, preset_default: str | None = "classic") -> None:
+    """``--preset``, ``--players`` and ``--deals``, as every command that plays some rules takes them."""
+    p.add_argument("--preset", default=preset_default, help=f"one of {', '.join(PRESET_NAMES)}")
+    p.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="number of players (classic: 2-6; partnership: 4; house: 2, or 4 in two teams)",
+    )
+    p.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        help="number of deals (classic, partnership: 1, 2 or 4; house: the cap, default 30)",
+    )
+
+
+def add_ray_arg(p: argparse.ArgumentParser, help: str) -> None:
+    """``--ray [ADDRESS]``: alone, a Ray instance started here; else the cluster at ADDRESS."""
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS", help=help)
 
 
 def writable_path(path: str, option: str) -> str:
@@ -37,3 +61,28 @@ def require_positive(args: argparse.Namespace, *names: str) -> None:
         value = getattr(args, name, None)
         if value is not None and value < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be at least 1, got {value}")
+
+
+def ray_cluster(address: str | None):
+    """The Ray cluster ``--ray [ADDRESS]`` names, closed on leaving the ``with`` block (None
+    inside it without --ray)."""
+    if address is None:
+        return contextlib.nullcontext()
+    from train.cluster import Cluster
+
+    return Cluster(address)
+
+
+def print_match(rules: Rules, result, pairs: int) -> None:
+    """A duplicate match's result, as ``handfoot eval`` and ``handfoot tune`` print it."""
+    print(
+        f"{result.team} vs {result.vs}: {rules.preset_name}, {rules.num_players} players, "
+        f"{pairs} duplicate sets ({result.games} games)"
+    )
+    print(f"  win / draw / loss   {result.wins} / {result.draws} / {result.losses}")
+    print(f"  win rate            {result.win_rate:.1%}  (95% CI {result.ci95[0]:.1%} - {result.ci95[1]:.1%})")
+    print(
+        f"  score difference    {result.score_diff:+.0f}  (95% CI {result.score_diff_ci95[0]:+.0f} - "
+        f"{result.score_diff_ci95[1]:+.0f})"
+    )
+    print(f"  mean game length    {result.mean_actions:.0f} actions;  {result.steps_per_sec:,.0f} steps/s")

@@ -11,7 +11,8 @@ Two engines of checking, each reported per configuration (preset and player coun
 Random play rarely reaches the rule's corners (a stock emptied mid-turn, a foot played down
 to its last card), so the policies include corner seekers:
 
-* ``random``, ``greedy``, ``heuristic``: the baselines; ``ppo``: the shipped trained agent;
+* any agent by name (``agents.make_agent``): the baselines, ``tuned``, ``ppo`` (the shipped
+  trained agent), ``py:...`` (yours);
 * ``eager``: melds whatever it can as soon as it can and draws rather than takes, so hands
   run low, stocks run out and feet are played down to the last cards;
 * ``mixed``: a different policy for every seat of every game.
@@ -42,7 +43,6 @@ from handfoot_env.vector import VectorEngine
 from handfoot_env.vector.sampling import random_legal_actions
 from handfoot_lab.differential import DeadEnd, Divergence, compare_outcome, compare_position
 
-POLICIES = ("random", "greedy", "heuristic", "eager", "ppo", "mixed")
 MIXED_POOL = ("random", "greedy", "heuristic", "eager")  # ppo joins when it can be loaded
 KEEP_FAILURES = 5  # messages kept per configuration
 
@@ -123,11 +123,14 @@ class EagerAgent:
 
 
 def make_policy(name: str, seed: int = 0, rules: Rules | None = None):
-    """A fuzz policy by name (``mixed`` is built per configuration by :class:`SeatPolicies`)."""
+    """A fuzz policy by name: ``eager``, or any agent's name (``mixed`` is built per
+    configuration by :class:`SeatPolicies`)."""
     if name == "eager":
         return EagerAgent(seed)
-    from agents import make_agent
+    from agents import REGISTRY, agent_usage, make_agent
 
+    if name.partition(":")[0] not in REGISTRY:
+        raise ValueError(f"unknown policy {name!r}: choose eager, mixed or an agent ({agent_usage()})")
     return make_agent(name, seed=seed, rules=rules)
 
 
@@ -391,4 +394,4 @@ def default_configs() -> list[Rules]:
     ]
 
 
-__all__ = ["CORNERS", "POLICIES", "EagerAgent", "FuzzReport", "default_configs", "fuzz_reference", "fuzz_vector"]
+__all__ = ["CORNERS", "EagerAgent", "FuzzReport", "default_configs", "fuzz_reference", "fuzz_vector", "make_policy"]

@@ -1,7 +1,6 @@
 """``handfoot play``: one person against agents in the terminal (or over a plain pipe).
 
-The person sits at seat 0 (in ``partnership`` with an agent partner at seat 2).  Commands
-mirror seed 001's controls:
+The person sits at seat 0 (in ``partnership`` with an agent partner at seat 2).  Commands:
 
     s               draw two from the stock
     p               pick up the discard pile (the matching pair is chosen for you)
@@ -22,15 +21,23 @@ mirror seed 001's controls:
 
 Before your side has opened, melds are staged until they reach the deal's minimum (they
 go back to your hand at the discard otherwise).  Only legal moves are accepted; a refused
-move says why.  After each of your turns the Coach notes any of the documents' tips you
+move says why.  After each of your turns the Coach notes any advice of docs/rules.md ("Playing well") you
 broke, with what the hint agent would have played instead.
+
+Nothing printed while the game is on tells a hidden card or the seed.  A session given no
+seed deals from an unpredictable one (``secrets``, 62 bits: too many to search from one's
+own hand), and the agents' randomness comes from a secret of the session, never from the
+game's seed.
 """
 
 from __future__ import annotations
 
 import copy
+import secrets
 import sys
 from collections.abc import Callable
+
+import numpy as np
 
 from handfoot_env import actions as A
 from handfoot_env.cards import (
@@ -53,6 +60,7 @@ from handfoot_env.render import format_hand, render_scores, render_table
 from handfoot_env.rules import Rules
 
 HUMAN = 0
+SEED_BITS = 62  # a default seed: unpredictable, and still an int64 for the vector engine
 HELP = """commands:
   s            draw two from the stock          p            pick up the discard pile
   m K K K      meld (one rank, wilds allowed; several groups: m K K K, Q Q Jk)
@@ -65,6 +73,18 @@ HOUSE_HELP = """house:
   m 2 2 2      start your book of 2s (m 2 adds one)
   d Kh         discard names the suit (d K when you hold one suit of K)
   (a book's natural cards leave your hand from your shortest suit)"""
+
+
+def unpredictable_seed() -> int:
+    """A game seed nobody can guess or search for: ``SEED_BITS`` random bits from ``secrets``."""
+    return secrets.randbits(SEED_BITS)
+
+
+def private_seed(secret: int, *parts: int) -> int:
+    """A seed only the holder of ``secret`` can compute: ``secret`` and ``parts`` (whole numbers
+    of any size) hashed together by numpy's ``SeedSequence``, ``SEED_BITS`` bits."""
+    state = np.random.SeedSequence([secret, *parts]).generate_state(1, np.uint64)[0]
+    return int(state) >> (64 - SEED_BITS)
 
 
 def command_for(action: int, game: Game | None = None) -> str:
@@ -309,26 +329,32 @@ def coach_note(before: Game, action: int, agent_choice: int) -> str | None:
 
 # ---------------------------------------------------------------------- the session
 class PlaySession:
+    """One person at seat 0 in the terminal; ``seed`` None deals from :func:`unpredictable_seed`."""
+
     def __init__(
         self,
         rules: Rules,
-        seed: int,
+        seed: int | None = None,
         opponents: str = "heuristic",
         partner: str = "heuristic",
         hint_agent: str = "heuristic",
         coach: bool = True,
         readline: Callable[[], str] | None = None,
         write: Callable[[str], None] | None = None,
+        secret: int | None = None,
     ):
         from agents import make_agent
 
-        self.game = Game(rules, seed)
+        self.game = Game(rules, unpredictable_seed() if seed is None else seed)
         self.rules = rules
+        # The agents' seeds: from a secret of this session, so their moves cannot lead to the game's seed.
+        secret = private_seed(secrets.randbits(128) if secret is None else secret, self.game.seed)
         self.agents = {}
         for seat in range(1, rules.num_players):
             partner_seat = rules.owner_of(seat) == rules.owner_of(HUMAN)
-            self.agents[seat] = make_agent(partner if partner_seat else opponents, seed=seed + seat, rules=rules)
-        self.hint_agent = make_agent(hint_agent, seed=seed, rules=rules)
+            name = partner if partner_seat else opponents
+            self.agents[seat] = make_agent(name, seed=private_seed(secret, seat), rules=rules)
+        self.hint_agent = make_agent(hint_agent, seed=private_seed(secret, HUMAN), rules=rules)
         self.coach = coach
         self.readline = readline or (lambda: sys.stdin.readline())
         self.write = write or (lambda text: print(text, flush=True))
@@ -439,8 +465,9 @@ class PlaySession:
 
 
 def run_play(
-    preset: str, opponents: str, partner: str | None, hint: str, seed: int, coach: bool, num_players=None
+    preset: str, opponents: str, partner: str | None, hint: str, seed: int | None, coach: bool, num_players=None
 ) -> int:
+    """``handfoot play``: a game in the terminal (``seed`` None: an unpredictable one)."""
     rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
     if partner is not None and not rules.partnerships:
         raise ValueError(f"--partner: {preset} with {rules.num_players} players has no partners")
@@ -452,4 +479,13 @@ def run_play(
         return 130
 
 
-__all__ = ["PlaySession", "agent_move", "coach_note", "command_for", "parse_command", "run_play"]
+__all__ = [
+    "PlaySession",
+    "agent_move",
+    "coach_note",
+    "command_for",
+    "parse_command",
+    "private_seed",
+    "run_play",
+    "unpredictable_seed",
+]

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import json
+import random
 
 import numpy as np
 
 from handfoot_env import actions as A
-from handfoot_env.cards import parse_kind, rank_of
+from handfoot_env.cards import (
+    CARD_KIND,
+    CARD_SUIT,
+    FIRST_NATURAL,
+    NUM_KINDS,
+    NUM_SUITS,
+    RED_THREE,
+    parse_kind,
+    rank_of,
+    suited_id,
+)
 from handfoot_env.reference import Game
+from handfoot_env.reference.deal import add_card
 from handfoot_lab.differential import TwinGame
 
 
@@ -73,4 +85,92 @@ def play_random(game: Game, seed: int, max_actions: int = 50_000, check=None) ->
     raise AssertionError(f"game did not end within {max_actions} actions")
 
 
-__all__ = ["A", "assert_illegal_actions_refused", "fingerprint", "kind", "play_random", "rank", "scenario"]
+# ---------------------------------------------------------------------- hidden cards
+# Ways to exchange one card between two places a seat cannot see (sizes kept): a position the
+# seat cannot tell from the first.  Each names the two places.
+HIDDEN_SWAPS = (
+    "two other hands",
+    "another hand and a foot",
+    "two other feet",
+    "the stock's top and another hand",
+    "the stock and another foot",
+    "your foot and the stock's top",
+    "your foot and another hand",
+)
+
+
+def _unseen_cards(game: Game, place: tuple[str, int]) -> list[int]:
+    """The card ids at ``place`` that may leave it unseen: not a red three, and not a card its
+    hand was seen to take from the pile (``known``)."""
+    part, where = place
+    if part == "stock":
+        return [game.stock[where]] if game.stock[where] != RED_THREE else []
+    seat = game.seats[where]
+    counts, suits = (seat.hand, seat.hand_suits) if part == "hand" else (seat.foot, seat.foot_suits)
+    cards = []
+    for k in range(NUM_KINDS):
+        if k == RED_THREE or counts[k] <= (seat.known[k] if part == "hand" else 0):
+            continue
+        if game.rules.runs and k >= FIRST_NATURAL:
+            cards += [suited_id(s, rank_of(k)) for s in range(NUM_SUITS) if suits[s][rank_of(k)]]
+        else:
+            cards.append(k)
+    return cards
+
+
+def _replace(game: Game, place: tuple[str, int], old: int, new: int) -> None:
+    part, where = place
+    if part == "stock":
+        game.stock[where] = new
+        return
+    seat = game.seats[where]
+    counts, suits = (seat.hand, seat.hand_suits) if part == "hand" else (seat.foot, seat.foot_suits)
+    counts[int(CARD_KIND[old])] -= 1
+    if CARD_SUIT[old] >= 0:
+        suits[int(CARD_SUIT[old])][rank_of(int(CARD_KIND[old]))] -= 1
+    add_card(seat, new, part)
+
+
+def swap_hidden_cards(game: Game, seat: int, swap: str, rng: random.Random) -> bool:
+    """Exchange two cards of different kinds between the two places ``swap`` (one of
+    :data:`HIDDEN_SWAPS`) names, both hidden from ``seat``; False when there is no such pair."""
+    others = [s for s in range(game.rules.num_players) if s != seat]
+    hands = [("hand", s) for s in others if game.seats[s].hand_size]
+    feet = [("foot", s) for s in others if not game.seats[s].on_foot]
+    mine = [("foot", seat)] if not game.seats[seat].on_foot else []
+    top = [("stock", len(game.stock) - 1)] if game.stock else []
+    anywhere = [("stock", i) for i in range(len(game.stock))]
+    firsts, seconds = {
+        "two other hands": (hands, hands),
+        "another hand and a foot": (hands, feet),
+        "two other feet": (feet, feet),
+        "the stock's top and another hand": (top, hands),
+        "the stock and another foot": (anywhere, feet),
+        "your foot and the stock's top": (mine, top),
+        "your foot and another hand": (mine, hands),
+    }[swap]
+    pairs = [(a, b) for a in firsts for b in seconds if a != b]
+    rng.shuffle(pairs)
+    for a, b in pairs:
+        options = [
+            (x, y) for x in _unseen_cards(game, a) for y in _unseen_cards(game, b) if CARD_KIND[x] != CARD_KIND[y]
+        ]
+        if options:
+            x, y = rng.choice(options)
+            _replace(game, a, x, y)
+            _replace(game, b, y, x)
+            return True
+    return False
+
+
+__all__ = [
+    "HIDDEN_SWAPS",
+    "A",
+    "assert_illegal_actions_refused",
+    "fingerprint",
+    "kind",
+    "play_random",
+    "rank",
+    "scenario",
+    "swap_hidden_cards",
+]

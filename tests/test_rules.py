@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from handfoot_env.rules import PRESET_NAMES, Rules, require_supported, unsupported_by_engines
+from handfoot_env.cards import NUM_KINDS
+from handfoot_env.cards import parse_kind as kind
+from handfoot_env.rules import (
+    KERNEL_CHOICES,
+    KERNEL_NONE,
+    KERNEL_TABLES,
+    PRESET_NAMES,
+    Rules,
+    require_supported,
+    unsupported_by_engines,
+)
 
 
 def test_presets_match_the_rules_table():
@@ -34,7 +46,7 @@ def test_classic_decks_follow_the_player_count():
 
 def test_rules_are_frozen_and_round_trip():
     rules = Rules.preset("partnership", hand_size=13, foot_size=13)
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         rules.hand_size = 5  # type: ignore[misc]
     assert Rules.from_dict(rules.to_dict()) == rules
     for name in PRESET_NAMES:
@@ -103,3 +115,38 @@ def test_engines_refuse_what_they_do_not_support():
     require_supported(Rules.preset("house", num_players=4, partnerships=True))
     with pytest.raises(ValueError, match="wild_books"):
         require_supported(Rules.preset("classic", wild_books=True))
+
+
+@pytest.mark.parametrize(
+    "preset,overrides",
+    [(name, {}) for name in PRESET_NAMES] + [("classic", {"pile_take_count": None, "wild_limit": "four_naturals"})],
+)
+def test_the_kernels_read_every_rule_under_its_own_name(preset, overrides):
+    # The compiled rule facts and kernels read ``rules.<field>``: one vocabulary, no renaming.
+    rules = Rules.preset(preset, **overrides)
+    record = rules.kernel[0]
+    for field in dataclasses.fields(Rules):
+        value = getattr(rules, field.name)
+        kept = record[field.name]
+        if field.name in KERNEL_TABLES:
+            rows = [list(row) if isinstance(row, tuple) else row for row in (value or ())]
+            assert kept[: len(rows)].tolist() == [
+                [min(x, 2**62) for x in row] if isinstance(row, list) else row for row in rows
+            ]
+        elif value is None:
+            assert int(kept) == KERNEL_NONE[field.name]
+        elif isinstance(value, str):
+            assert int(kept) == KERNEL_CHOICES[field.name].index(value)
+        else:
+            assert int(kept) == int(value), field.name
+    assert (int(record["num_owners"]), int(record["total_cards"])) == (rules.num_owners, rules.total_cards)
+    assert int(record["num_score_steps"]) == len(rules.minimums_by_score or ())
+
+
+def test_held_cards_cost_their_values_and_the_threes_their_penalties():
+    house = Rules.preset("house")  # a red three held costs 500, a black one 5
+    hand = [0] * NUM_KINDS
+    hand[kind("Jk")], hand[kind("2")], hand[kind("3b")], hand[kind("3r")], hand[kind("K")] = 1, 2, 3, 1, 2
+    assert house.held_penalty(hand) == 50 + 2 * 20 + 3 * 5 + 500 + 2 * 10
+    heavy_black = Rules.preset("classic", black_three_penalty=100)
+    assert heavy_black.held_penalty(hand) == 50 + 2 * 20 + 3 * 100 + 0 + 2 * 10

@@ -42,7 +42,7 @@ import numpy as np
 from handfoot_env.rules import Rules
 from train.collect import RolloutCollector, Timer, join_rollouts
 from train.config import TrainConfig, split_ray_address
-from train.evaluate import MatchResult, match_chunks, match_result, play_chunk, progress_bar
+from train.evaluate import MatchFault, MatchResult, match_chunks, match_result, play_chunk, progress_bar
 
 
 def require_ray():
@@ -135,26 +135,27 @@ def _require_listening(address: str, host: str, port: int, seconds: float = 5.0)
 # ---------------------------------------------------------------------------- agents by value
 @dataclass(frozen=True)
 class AgentSpec:
-    """An agent as the workers rebuild it: a name, and for a trained agent its model file's
-    bytes (so workers on other machines need no shared disk)."""
+    """An agent as the workers rebuild it: a name, for an agent loaded from one file (``ppo``,
+    ``tuned``) that file's bytes (so workers on other machines need no shared disk), and for a
+    foreign agent (``py:``, which the workers import) its time limit per decision."""
 
     name: str
     model: bytes | None = None
     suffix: str = ".pt"
+    decision_seconds: float | None = None
 
 
-def agent_spec(name: str, rules: Rules) -> AgentSpec:
-    """The spec of ``make_agent(name)``: ``ppo`` / ``ppo:PATH`` and ``tuned`` / ``tuned:PATH`` carry their file."""
-    kind = name.split(":", 1)[0]
-    if kind in ("ppo", "tuned"):
-        from agents.ppo import shipped_model
+def agent_spec(name: str, rules: Rules, decision_seconds: float | None = None) -> AgentSpec:
+    """The spec of ``make_agent(name)``: the registry says which file, if any, travels with it."""
+    from agents import agent_model_file
 
-        path = shipped_model(rules, kind) if name == kind else Path(name[len(kind) + 1 :])
-        try:
-            return AgentSpec(name, path.read_bytes(), path.suffix)
-        except OSError as exc:
-            raise ValueError(f"cannot read the model {path}: {exc.strerror or exc}") from None
-    return AgentSpec(name)
+    path = agent_model_file(name, rules)
+    if path is None:
+        return AgentSpec(name, decision_seconds=decision_seconds)
+    try:
+        return AgentSpec(name, path.read_bytes(), path.suffix)
+    except OSError as exc:
+        raise ValueError(f"cannot read the model {path}: {exc.strerror or exc}") from None
 
 
 def policy_spec(policy, rules: Rules, name: str = "ppo") -> AgentSpec:
@@ -167,10 +168,13 @@ def policy_spec(policy, rules: Rules, name: str = "ppo") -> AgentSpec:
 @functools.lru_cache(maxsize=8)
 def build_agent(spec: AgentSpec, rules: Rules):
     """The agent a spec names (cached per worker process: a chunk reseeds it anyway)."""
-    from agents import make_agent
+    from agents import GuardedAgent, make_agent
 
     if spec.model is None:
-        return make_agent(spec.name, rules=rules)
+        agent = make_agent(spec.name, rules=rules)
+        if spec.decision_seconds is not None and isinstance(agent, GuardedAgent):
+            agent.decision_seconds = spec.decision_seconds
+        return agent
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"model{spec.suffix}"
         path.write_bytes(spec.model)
@@ -231,7 +235,10 @@ def play_matches_on_ray(
     while pending:
         ready, pending = ray.wait(pending, num_returns=1)
         for ref in ready:
-            parts[refs[ref]] = ray.get(ref)
+            try:
+                parts[refs[ref]] = ray.get(ref)
+            except MatchFault as fault:  # a foreign agent's: the fault itself, not Ray's wrapping of it
+                raise getattr(fault, "cause", fault) from None
             if bar is not None:
                 bar.update(len(parts[refs[ref]]))
     seconds = time.perf_counter() - start

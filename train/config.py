@@ -332,12 +332,14 @@ def split_ray_address(address: str) -> tuple[str, int] | None:
 
 # ---------------------------------------------------------------------------- checking
 def agent_name_problem(name: Any) -> str | None:
-    """Why ``name`` names no agent (None when it does): the lab's agents by name, or a file's."""
-    from agents import AGENT_NAMES
+    """Why ``name`` names no agent (None when it does); nothing is loaded (``agents.base``)."""
+    from agents.base import check_agent_name
 
-    if isinstance(name, str) and (name in AGENT_NAMES or name.startswith(("tuned:", "ppo:", "py:"))):
-        return None
-    return f"unknown agent {name!r}; use {', '.join(AGENT_NAMES)}, tuned:PATH, ppo:PATH or py:FILE:FACTORY"
+    try:
+        check_agent_name(name)
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 def validate(config: TrainConfig) -> TrainConfig:
@@ -455,7 +457,7 @@ def validate(config: TrainConfig) -> TrainConfig:
     for name, weight in league.opponents.items():
         problem = None if name == "self" else agent_name_problem(name)
         if problem:
-            fail("league.opponents", f"{problem}, or self")
+            fail("league.opponents", f"{problem} (or self: the learner's snapshots)")
         if not isinstance(weight, (int, float)) or isinstance(weight, bool) or weight < 0:
             fail("league.opponents", f"weight of {name!r} must be a non-negative number")
     if sum(w for n, w in league.opponents.items() if n != "self") <= 0:

@@ -4,6 +4,11 @@ Every shuffled deal (a game seed) is played once per side with the team's side r
 (twice, sides swapped, in two-sided games), so both lineups get the same cards.  Win rate
 (a draw counts half) and score difference get 95% intervals over the duplicate sets,
 which keeps the luck of the deal out of the comparison.
+
+A foreign agent (``py:``) plays behind a guard (``agents.foreign``): its faults stop the
+match with a :class:`MatchFault` that names the agent, the rules, the seed and the step, and
+carries the game's actions so far (saved as a record that replays to the faulty step).
+The lab's own agents play unguarded and keep no history unless asked.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.foreign import AgentFault, GuardedAgent, MatchFault
 from handfoot_env.rewards import seat_owners
 from handfoot_env.rules import Rules
 from handfoot_env.table import Table
@@ -67,9 +73,12 @@ def play_games(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play one game per seed, ``team`` on ``team_side[i]`` and ``vs`` on every other side;
     ``on_games_over(n)`` hears as soon as ``n`` more games have ended; ``histories`` (one
-    list per seed), when given, receive each game's actions.
+    list per seed), when given, receive each game's actions (kept anyway when an agent is
+    guarded, for the record of a fault: a :class:`MatchFault`).
 
     Returns (final totals ``[G, owners]``, actions per game ``[G]``)."""
+    if histories is None and (isinstance(team, GuardedAgent) or isinstance(vs, GuardedAgent)):
+        histories = [[] for _ in seeds]
     engine = VectorEngine(rules, batch_size=len(seeds), auto_reset=False)
     engine.reset(seeds=seeds)
     table = Table(engine, [team, vs])
@@ -84,7 +93,23 @@ def play_games(
         if on_games_over is not None and outcome.game_over.any():
             on_games_over(int(outcome.game_over.sum()))
 
-    table.play(on_step=count)
+    try:
+        table.play(on_step=count)
+    except AgentFault as fault:
+        # The games the faulty agent was asked about, as Table.play chose them (nothing has moved since).
+        index = 0 if getattr(fault, "guard", None) is team else 1
+        asked = np.flatnonzero(~engine.is_over & (table.agents_to_move() == index))
+        game = int(asked[fault.row or 0])
+        raise MatchFault(
+            fault,
+            rules.to_dict(),
+            int(seeds[game]),
+            int(actions_taken[game]),
+            int(team_side[game]),
+            list(histories[game]),
+            getattr(team, "name", "team"),
+            getattr(vs, "name", "vs"),
+        ) from None
     return engine.final_totals.copy(), actions_taken
 
 
@@ -162,9 +187,11 @@ def play_match(
     seed: int = 0,
     progress: bool = True,
     records: str | Path | None = None,
+    faults: str | Path | None = None,
 ) -> MatchResult:
     """``deals`` duplicate sets: each seed played once with the team on every side; with
     ``records``, every game is also saved there as a record (``handfoot replay``, the web page).
+    A guarded agent's fault raises :class:`MatchFault`, its game's record saved in ``faults``.
     ``train.cluster.play_match_on_ray`` plays the same chunks on a Ray cluster, with the same result."""
     chunks = match_chunks(rules, deals, seed)
     games = deals * rules.num_owners
@@ -173,9 +200,16 @@ def play_match(
     parts = []
     for chunk in chunks:
         histories = [[] for _ in chunk.seeds] if records is not None else None
-        part, totals = play_chunk(
-            rules, chunk, team, vs, histories, on_games_over=bar.update if bar is not None else None
-        )
+        try:
+            part, totals = play_chunk(
+                rules, chunk, team, vs, histories, on_games_over=bar.update if bar is not None else None
+            )
+        except MatchFault as fault:
+            if bar is not None:
+                bar.close()
+            if faults is not None:
+                fault.save_record(faults)
+            raise
         if histories is not None:
             for seed_i, side, history, total in zip(chunk.seeds, chunk.sides, histories, totals):
                 save_game_record(
@@ -222,6 +256,24 @@ def progress_bar(total: int, label: str, enabled: bool):
 
 
 # ---------------------------------------------------------------------- round robin
+def rating_against(anchors: dict[str, float], scores: dict[str, tuple[float, int]]) -> float:
+    """The Elo-scale rating of one agent from its ``scores`` (points, games: a win 1, a draw
+    half) against opponents whose ratings are fixed at ``anchors``: the rating under which the
+    Bradley-Terry model expects exactly the points scored (a perfect or a null record counts
+    half a game less or more, as :func:`bradley_terry` does, so the rating stays finite)."""
+    games = sum(n for _, n in scores.values())
+    points = min(max(sum(p for p, _ in scores.values()), 0.5), games - 0.5)
+
+    def expected(rating: float) -> float:
+        return sum(n / (1.0 + 10 ** ((anchors[name] - rating) / 400)) for name, (_, n) in scores.items())
+
+    low, high = min(anchors.values()) - 4000.0, max(anchors.values()) + 4000.0
+    for _ in range(100):  # expected() grows with the rating: bisection
+        middle = (low + high) / 2
+        low, high = (middle, high) if expected(middle) < points else (low, middle)
+    return (low + high) / 2
+
+
 def bradley_terry(names: list[str], wins: np.ndarray, iterations: int = 500) -> dict[str, float]:
     """Elo-scale ratings (mean 1500) from a matrix of win counts ``wins[i, j]`` (draws as halves)."""
     n = len(names)
@@ -238,16 +290,26 @@ def bradley_terry(names: list[str], wins: np.ndarray, iterations: int = 500) -> 
 
 
 def round_robin(
-    rules: Rules, agents: dict, deals: int, seed: int = 0, progress: bool = True, play_matches=None
+    rules: Rules,
+    agents: dict,
+    deals: int,
+    seed: int = 0,
+    progress: bool = True,
+    play_matches=None,
+    faults: str | Path | None = None,
 ) -> dict:
     """Every pair of agents plays a duplicate match; returns results, ratings and crosstable.
-    ``play_matches(pairs of names)``, when given, plays the matches instead (on a Ray cluster)."""
+    ``play_matches(pairs of names)``, when given, plays the matches instead (on a Ray cluster);
+    ``faults``: where a guarded agent's faulty game is saved (:func:`play_match`)."""
     names = list(agents)
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     if play_matches is not None:
         results = play_matches(pairs)
     else:
-        results = [play_match(rules, agents[a], agents[b], deals, seed=seed, progress=progress) for a, b in pairs]
+        results = [
+            play_match(rules, agents[a], agents[b], deals, seed=seed, progress=progress, faults=faults)
+            for a, b in pairs
+        ]
     wins = np.zeros((len(names), len(names)))
     for (a, b), result in zip(pairs, results):
         result.team, result.vs = a, b

@@ -3,18 +3,18 @@
 An agent maps a batch of observations ``[B, OBS_SIZE]`` and legal-action masks
 ``[B, NUM_ACTIONS]`` to one legal action per row.  Scripted agents read only what they are
 given.  These live beside the engines so that the shells can seat them by name; trained
-agents, and the registry that names them too, are in the top-level ``agents`` package.
+agents, and the registry that names every agent (these included), are in the top-level
+``agents`` package.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from handfoot_env.rules import Rules
-
-BASELINE_NAMES = ("random", "greedy", "heuristic")
 
 
 @runtime_checkable
@@ -26,21 +26,41 @@ class Agent(Protocol):
         ...
 
 
-def make_baseline(name: str, seed: int = 0, rules: Rules | None = None) -> Agent:
-    """A scripted baseline by name: ``random`` (seeded), ``greedy`` or ``heuristic``.
-
-    Greedy and the heuristic come compiled (``compiled.py``): the same decisions as the
-    readable ``GreedyAgent`` and ``HeuristicAgent``, a batch at a time at engine speed."""
-    from handfoot_env.baselines.compiled import CompiledGreedy, CompiledHeuristic
+def _random(seed: int, rules: Rules | None) -> Agent:
     from handfoot_env.baselines.random import RandomAgent
 
-    if name == "random":
-        return RandomAgent(seed)
-    if name == "greedy":
-        return CompiledGreedy()
-    if name == "heuristic":
-        return CompiledHeuristic(rules)
-    raise ValueError(f"unknown baseline {name!r}: choose one of {', '.join(BASELINE_NAMES)}")
+    return RandomAgent(seed)
+
+
+def _greedy(seed: int, rules: Rules | None) -> Agent:
+    from handfoot_env.baselines.compiled import CompiledGreedy
+
+    return CompiledGreedy()
+
+
+def _heuristic(seed: int, rules: Rules | None) -> Agent:
+    from handfoot_env.baselines.compiled import CompiledHeuristic
+
+    return CompiledHeuristic(rules)
+
+
+# The baselines by name: each a builder (seed, rules) -> agent.  Greedy and the heuristic come
+# compiled (``compiled.py``): the same decisions as the readable ``GreedyAgent`` and
+# ``HeuristicAgent``, a batch at a time at engine speed.
+BASELINES: dict[str, Callable[[int, Rules | None], Agent]] = {
+    "random": _random,
+    "greedy": _greedy,
+    "heuristic": _heuristic,
+}
+BASELINE_NAMES = tuple(BASELINES)
+
+
+def make_baseline(name: str, seed: int = 0, rules: Rules | None = None) -> Agent:
+    """A scripted baseline by name: ``random`` (seeded), ``greedy`` or ``heuristic``."""
+    build = BASELINES.get(name)
+    if build is None:
+        raise ValueError(f"unknown baseline {name!r}: choose one of {', '.join(BASELINE_NAMES)}")
+    return build(seed, rules)
 
 
 def act_one(agent: Agent, observation: dict) -> int:
@@ -50,4 +70,4 @@ def act_one(agent: Agent, observation: dict) -> int:
     return int(agent.act(obs, mask)[0])
 
 
-__all__ = ["BASELINE_NAMES", "Agent", "act_one", "make_baseline"]
+__all__ = ["BASELINES", "BASELINE_NAMES", "Agent", "act_one", "make_baseline"]

@@ -310,7 +310,7 @@ def going_out_wins(obs, rules, params):
     mine = np.float32(obs[base + O.OWNER_MELDED] * hundred) + np.float32(
         int(book_bonus(rules, obs[base + O.OWNER_CLEAN_BOOKS], obs[base + O.OWNER_DIRTY_BOOKS]))
     )
-    mine = np.float32(mine + np.float32(rules.out_bonus))
+    mine = np.float32(mine + np.float32(rules.going_out_bonus))
     mine = np.float32(mine - np.float32(hand_value))
     theirs = np.float32(-np.inf)
     for slot in range(1, owners):

@@ -1,7 +1,6 @@
-"""The heuristic baseline: a player built from the source documents' advice.
+"""The heuristic baseline: a player built from the common advice of docs/rules.md, "Playing well".
 
-It reads only its own observation and the legal mask.  Its habits, each from seed 000's
-"Three things beginners get wrong" or seed 001's "Tips":
+It reads only its own observation and the legal mask.  Its habits:
 
 * open as soon as the cards allow, staging just enough groups (cheapest plan first);
 * take the pile whenever it may (in ``partnership`` staging first, if that opens);
@@ -13,7 +12,7 @@ It reads only its own observation and the legal mask.  Its habits, each from see
 * never throw a wild away; late in the deal, dump wilds onto groups rather than hold them;
 * go out when that wins the deal, otherwise keep two cards and keep building.
 
-In ``house`` (seed 003) it also: takes the top discard only when it fits (a pair, a group,
+In ``house`` it also: takes the top discard only when it fits (a pair, a group,
 a run or a near-run of its suit, a wild); opens with runs and the book of 2s as well as
 books; extends runs and the book of 2s first (red canastas need no wilds); throws held
 threes first (a red three held costs 500); and throws the suit of a rank that helps no run.
@@ -249,7 +248,7 @@ class HeuristicAgent:
             if hand[FIRST_NATURAL + r] >= max(3, p["new_group_min"]) and allowed(A.start_group(r, 0), 3):
                 return A.start_group(r, 0)
         # Wilds: never on the clean groups we are counting on for the clean books we still
-        # need (seed 000: "keep one group clean until it is finished"); elsewhere they build
+        # need (docs/rules.md "Playing well": books are where the points are); elsewhere they build
         # dirty books, the group nearest to a book first.
         late = view.stock_size < p["late_stock"] * view.num_players or (out_near and bool(p["late_out_near"]))
         clean_groups = [r for r in range(NUM_NATURALS) if groups[r].sum() > 0 and groups[r][1:].sum() == 0]
@@ -295,9 +294,9 @@ class HeuristicAgent:
         # Pairs go down with a wild first (more groups, more books to come: measured better
         # than holding them), then wilds finish the groups nearest to a book.
         for step in (add_wilds, start_with_wild) if p["wilds_first"] else (start_with_wild, add_wilds):
-            action = step()
-            if action is not None:
-                return action
+            chosen = step()
+            if chosen is not None:
+                return chosen
         return None
 
     @staticmethod
@@ -345,7 +344,7 @@ class HeuristicAgent:
         next_can_take = view.pile_size >= self.p["feed_pile_min"] and next_side[O.OWNER_OPENED] > 0
         best, best_score = None, np.inf
         for kind in range(NUM_KINDS):
-            action = A.discard(kind)
+            action: int | None = A.discard(kind)
             if view.plays_runs and kind >= FIRST_NATURAL:
                 action = self._suited_discard(view, mask, kind - FIRST_NATURAL)
             if action is None or not mask[action]:

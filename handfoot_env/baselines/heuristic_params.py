@@ -154,40 +154,39 @@ DEFAULT_PARAMS = np.array([p.default for p in PARAMS.values()], dtype=np.float64
 ADDED_IN_0_4 = ("keep_wilds", "keep_wilds_min_hand")
 NAMES_BEFORE_0_4 = tuple(name for name in NAMES if name not in ADDED_IN_0_4)
 
-# The compiled heuristic indexes the array with these.
-(
-    PAIR_BONUS,
-    FEED_PENALTY,
-    LATE_STOCK,
-    KEEP_TWO_STOCK,
-    HELD_CARD_VALUE,
-    OWN_GROUP_BONUS,
-    OUT_MARGIN,
-    TAKE_MIN_PILE,
-    WILD_PAIRS,
-    EXTRA_PROTECTED,
-    BLACK_THREE_WORTH_SCORE,
-    BLACK_THREE_SCORE,
-    WILD_STOCK,
-    NEW_GROUP_MIN,
-    CLEAN_MIN_SIZE,
-    WILD_MIN_GROUP,
-    MAX_GROUP_WILDS,
-    HOLD_PAIRS_PILE,
-    BLOCK_PILE_SIZE,
-    WILDS_FIRST,
-    PROTECT_ALWAYS,
-    DIRTY_PREFERENCE,
-    PARTNER_CARD_WEIGHT,
-    LATE_OUT_NEAR,
-    RUSH_OUT_NEAR,
-    FEED_PILE_MIN,
-    WINDOW_RANK_SCORE,
-    VALUE_WEIGHT,
-    DANGER_WEIGHT,
-    KEEP_WILDS,
-    KEEP_WILDS_MIN_HAND,
-) = range(NAMES.index("pair_bias"))
+# The compiled heuristic indexes the array with these, each found by its name (the table may grow
+# or be reordered without shifting them).
+PAIR_BONUS = NAMES.index("pair_bonus")
+FEED_PENALTY = NAMES.index("feed_penalty")
+LATE_STOCK = NAMES.index("late_stock")
+KEEP_TWO_STOCK = NAMES.index("keep_two_stock")
+HELD_CARD_VALUE = NAMES.index("held_card_value")
+OWN_GROUP_BONUS = NAMES.index("own_group_bonus")
+OUT_MARGIN = NAMES.index("out_margin")
+TAKE_MIN_PILE = NAMES.index("take_min_pile")
+WILD_PAIRS = NAMES.index("wild_pairs")
+EXTRA_PROTECTED = NAMES.index("extra_protected")
+BLACK_THREE_WORTH_SCORE = NAMES.index("black_three_worth_score")
+BLACK_THREE_SCORE = NAMES.index("black_three_score")
+WILD_STOCK = NAMES.index("wild_stock")
+NEW_GROUP_MIN = NAMES.index("new_group_min")
+CLEAN_MIN_SIZE = NAMES.index("clean_min_size")
+WILD_MIN_GROUP = NAMES.index("wild_min_group")
+MAX_GROUP_WILDS = NAMES.index("max_group_wilds")
+HOLD_PAIRS_PILE = NAMES.index("hold_pairs_pile")
+BLOCK_PILE_SIZE = NAMES.index("block_pile_size")
+WILDS_FIRST = NAMES.index("wilds_first")
+PROTECT_ALWAYS = NAMES.index("protect_always")
+DIRTY_PREFERENCE = NAMES.index("dirty_preference")
+PARTNER_CARD_WEIGHT = NAMES.index("partner_card_weight")
+LATE_OUT_NEAR = NAMES.index("late_out_near")
+RUSH_OUT_NEAR = NAMES.index("rush_out_near")
+FEED_PILE_MIN = NAMES.index("feed_pile_min")
+WINDOW_RANK_SCORE = NAMES.index("window_rank_score")
+VALUE_WEIGHT = NAMES.index("value_weight")
+DANGER_WEIGHT = NAMES.index("danger_weight")
+KEEP_WILDS = NAMES.index("keep_wilds")
+KEEP_WILDS_MIN_HAND = NAMES.index("keep_wilds_min_hand")
 PAIR_WEIGHTS = NAMES.index("pair_bias")  # the pair model's weights follow, in PAIR_FEATURES order
 NUM_PAIR_FEATURES = len(PAIR_FEATURES)
 

@@ -1,6 +1,6 @@
-"""Dealing, and cards moving into hands: the reference engine's deal (RULES.md).
+"""Dealing, and cards moving into hands: the reference engine's deal (docs/rules.md).
 
-Decisions where RULES.md is silent: hands, then feet, are dealt a card at a time from the
+Decisions of handfoot's own (docs/rules.md "Decisions handfoot made"): hands, then feet, are dealt a card at a time from the
 seat left of the dealer, and the stock is what remains; the ``classic`` upcard is turned
 before dealt red threes are replaced, seat by seat from the first player; deal ``d`` of
 seed ``s`` uses ``numpy.random.default_rng([s, d]).permutation`` of the pack (``cards.py``).
@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 
 def start_deal(game: Game) -> None:
     """Deal the hands and feet of deal ``game.deal_index`` from its shuffled pack, then open it
-    (the caller begins the first turn)."""
+    (the caller begins the first turn).  Every part of the deal's state (``Game.__init__``
+    declares them) starts afresh."""
     rules = game.rules
     n = rules.num_players
     game.dealer = (game.first_dealer + game.deal_index) % n  # the dealer moves left each deal
@@ -39,7 +40,7 @@ def start_deal(game: Game) -> None:
     game.went_out = None
     game.seats = [Seat() for _ in range(n)]
     game.sides = [Side() for _ in range(rules.num_owners)]
-    game.pile = []  # top is pile[-1]
+    game.pile = []
 
     # Stock and pile hold card ids: kinds, or suited naturals when runs are played.
     pack = shuffled_cards(game.seed, game.deal_index, int(rules.num_decks), suited=rules.runs)
@@ -48,7 +49,7 @@ def start_deal(game: Game) -> None:
         for i in range(getattr(rules, f"{part}_size") * n):
             add_card(game.seats[(game.current + i) % n], int(pack[position]), part)
             position += 1
-    game.stock = [int(k) for k in pack[position:][::-1]]  # top is stock[-1]
+    game.stock = [int(k) for k in pack[position:][::-1]]  # the top last
     open_deal(game)
 
 
@@ -63,7 +64,8 @@ def open_deal(game: Game) -> None:
 
 
 def turn_up_first_discard(game: Game) -> None:
-    """000: turn up the stock's top card; a wild or a three goes to the bottom."""
+    """classic: turn up the stock's top card; a wild or a three goes to the bottom
+    (docs/rules.md "Taking the discard pile")."""
     for _ in range(len(game.stock)):
         card = game.stock.pop()
         if is_natural(int(CARD_KIND[card])):

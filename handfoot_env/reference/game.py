@@ -1,4 +1,4 @@
-"""The reference engine: Hand and Foot in plain Python, written to be read beside RULES.md.
+"""The reference engine: Hand and Foot in plain Python, written to be read beside docs/rules.md.
 
 This is the executable specification.  It is slow on purpose: every rule is one
 readable check.  The vector engine must agree with it step for step.
@@ -13,19 +13,20 @@ and a discard.  ``why_illegal(action)`` gives the reason an action is refused (o
 ``legal_mask()`` is exactly the actions for which it is None, and ``step`` refuses an
 illegal action with :class:`IllegalActionError`, leaving the state untouched.
 
-Decisions where RULES.md is silent (each also noted where it is made):
+Decisions of handfoot's own (docs/rules.md "Decisions handfoot made"; each also noted where
+it is made):
 * Dealing: hands, then feet, a card at a time from the seat left of the dealer; the stock
   is what remains; the ``classic`` upcard is turned before red threes are replaced; red
   threes are replaced seat by seat from the first player.
 * The dealer of deal 1 is the last seat, so seat 0 starts deal 1.
 * A hand used up by the discard is replaced by the foot at once (its red threes go down
-  then); it is played from on the next turn (seed 003: "they pick up their Foot").
+  then); it is played from on the next turn (docs/rules.md "The foot and going out").
 * Before the draw, staging that would leave the player no legal draw or take is refused,
   so that every position has a legal action.
-* RULES.md "Stock emptied during a turn": after every action, if the stock is empty and the
+* docs/rules.md "When the stock runs out", during a turn: after every action, if the stock is empty and the
   player to move has no legal action, the deal ends with no going-out bonus.
 
-``house`` (runs, so suits matter) adds these decisions, RULES.md being silent:
+``house`` (runs, so suits matter) adds these decisions (docs/rules.md "`house`"):
 * A natural that goes into a book is taken from the suit in which the hand holds the fewest
   cards (ties: clubs, diamonds, hearts, spades), so that long suits stay for runs; the
   action layout names no suit for book cards.
@@ -33,8 +34,7 @@ Decisions where RULES.md is silent (each also noted where it is made):
 * Taking the top discard comes with one card from the stock, so it needs a non-empty stock;
   the stock card is drawn first.  Any top card may be taken unless it is frozen out:
   a natural that would complete a 6-card book of its rank or extend a 6-card run of its
-  suit, or a 2 that would complete a 6-card book of 2s (RULES.md: "a book of its rank, or
-  a run it extends").
+  suit, or a 2 that would complete a 6-card book of 2s.
 * Runs and books of 2s stage and count toward the opening like books.
 """
 
@@ -46,7 +46,7 @@ from handfoot_env.cards import CARD_KIND, NUM_KINDS, RED_THREE
 from handfoot_env.reference import deal, legality, transitions
 from handfoot_env.reference import rule_facts as facts
 from handfoot_env.reference.scoring import DealResult, score_deal
-from handfoot_env.reference.state import DRAW_PHASE, GAME_OVER, PLAY_PHASE
+from handfoot_env.reference.state import DRAW_PHASE, GAME_OVER, PLAY_PHASE, Seat, Side
 from handfoot_env.rules import Rules, require_supported
 
 
@@ -55,20 +55,33 @@ class Game:
     ``deal.py`` (dealing), ``legality.py`` (why an action is refused) and ``transitions.py``
     (what an action does)."""
 
-    def __init__(self, rules: Rules | None = None, seed: int = 0):
+    def __init__(self, rules: Rules | None = None, seed: int = 0, *, start: bool = True):
+        """A new game: the first deal dealt and its first turn begun (``start=False``: nothing
+        dealt yet, for a scenario to lay out its own position)."""
         rules = rules if rules is not None else Rules.preset("classic")
         require_supported(rules)
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        # The whole state of a game is these attributes; nothing else is ever set on it.
         self.rules = rules
-        self.seed = int(seed)
+        self.seed = int(seed)  # deal d is shuffled from (seed, d): cards.shuffled_cards
         self.actions: list[int] = []  # every action applied, for the record
-        self.totals = [0] * rules.num_owners
-        self.deal_results: list[DealResult] = []
-        self.deal_index = 0
+        self.totals: list[int] = [0] * rules.num_owners  # each owner's running total
+        self.deal_results: list[DealResult] = []  # the deals finished so far
+        self.deal_index = 0  # the deal in progress, 0-based
         self.first_dealer = rules.num_players - 1  # decision: seat 0 starts deal 1
-        deal.start_deal(self)
-        transitions.begin_turn(self)
+        # The deal in progress: deal.start_deal deals each deal afresh into these.
+        self.dealer = self.first_dealer  # the dealer moves left each deal
+        self.current = (self.dealer + 1) % rules.num_players  # the seat to move
+        self.phase = DRAW_PHASE  # DRAW_PHASE, PLAY_PHASE or GAME_OVER
+        self.went_out: int | None = None  # the seat that went out, once one has
+        self.seats: list[Seat] = [Seat() for _ in range(rules.num_players)]  # hands, feet, staged melds
+        self.sides: list[Side] = [Side() for _ in range(rules.num_owners)]  # each owner's table
+        self.stock: list[int] = []  # card ids, the top last
+        self.pile: list[int] = []  # card ids, the top last
+        if start:
+            deal.start_deal(self)
+            transitions.begin_turn(self)
 
     @property
     def is_over(self) -> bool:

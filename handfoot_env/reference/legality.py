@@ -1,9 +1,9 @@
 """Legality: why an action is refused in a reference position, or None when it is legal.
 
 ``legal_mask`` is exactly the actions for which ``why_illegal`` is None.  Each check is one
-readable function per rule of RULES.md; the vector engine's compiled checks
+readable function per rule of docs/rules.md; the vector engine's compiled checks
 (``vector/legality.py``) mirror them and the differential tests hold the two to identical
-masks.  Decision where RULES.md is silent: before the draw, staging that would leave the
+masks.  Decision of handfoot's own (docs/rules.md "Decisions handfoot made"): before the draw, staging that would leave the
 player no legal draw or take is refused, so that every position has a legal action.
 """
 

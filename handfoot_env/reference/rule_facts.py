@@ -2,7 +2,7 @@
 
 ``handfoot_env/rule_facts.py`` holds the compiled versions that ``Rules`` and the vector
 engine share.  The reference engine does not use them: it is the oracle the fast side is
-tested against, so each fact is written here a second time, as plainly as RULES.md says it,
+tested against, so each fact is written here a second time, as plainly as docs/rules.md says it,
 and the differential tests hold the two readings to the same answers.
 """
 

@@ -184,9 +184,11 @@ def build_scenario(source: str | dict) -> tuple[Game, bool]:
     if start and (phase != DRAW_PHASE or data.get("pile") or data.get("tables")):
         raise ScenarioError("start: true is the moment after dealing: phase draw, no pile and no tables")
 
-    game = object.__new__(Game)
-    game.rules, game.seed, game.actions = rules, seed, []
-    game.deal_results, game.deal_index = [], deal - 1
+    try:
+        game = Game(rules, seed, start=False)  # its state declared, nothing dealt: laid out below
+    except ValueError as exc:
+        raise ScenarioError(str(exc)) from None
+    game.deal_index = deal - 1
     scores = data.get("scores") or [0] * rules.num_owners
     if len(scores) != rules.num_owners:
         raise ScenarioError(f"scores needs {rules.num_owners} totals, got {len(scores)}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
-from handfoot_env.cards import BLACK_THREE, KIND_VALUES, NUM_KINDS, RED_THREE
 from handfoot_env.reference import rule_facts as facts
 from handfoot_env.reference.state import count_books
 
@@ -57,19 +56,6 @@ class DealResult:
         }
 
 
-def held_penalty(cards: list[int], rules) -> int:
-    """What the cards left in a hand or an unplayed foot cost (a positive number)."""
-    cost = 0
-    for kind in range(NUM_KINDS):
-        if kind == BLACK_THREE:
-            cost += cards[kind] * rules.black_three_penalty
-        elif kind == RED_THREE:
-            cost += cards[kind] * rules.red_three_unlaid_penalty
-        else:
-            cost += cards[kind] * KIND_VALUES[kind]
-    return cost
-
-
 def score_deal(game: Game, went_out: int | None, ended_by: str = GOING_OUT) -> DealResult:
     rules = game.rules
     owners = []
@@ -84,11 +70,11 @@ def score_deal(game: Game, went_out: int | None, ended_by: str = GOING_OUT) -> D
         held = 0
         for seat_index in facts.members_of(rules, owner):
             seat = game.seats[seat_index]
-            held += held_penalty(seat.hand, rules)
+            held += rules.held_penalty(seat.hand)
             for group in seat.staged:
-                held += held_penalty(group.counts(), rules)
+                held += rules.held_penalty(group.counts())
             if not seat.on_foot:
-                held += held_penalty(seat.foot, rules)
+                held += rules.held_penalty(seat.foot)
         owners.append(OwnerScore(melded, bonus, side.red_threes * per_red_three, going_out, -held))
     return DealResult(
         game.deal_index,

@@ -1,9 +1,9 @@
-"""Transitions: what each legal action does to a reference game (RULES.md, turn by turn).
+"""Transitions: what each legal action does to a reference game (docs/rules.md, turn by turn).
 
 ``apply`` checks the action (``legality.why_illegal``) and refuses an illegal one with the
-state untouched; the rest of this module is one function per rule step.  Decisions where
-RULES.md is silent: a hand used up by the discard is replaced by the foot at once (its red
-threes go down then) and played from on the next turn (seed 003); in ``house`` a natural
+state untouched; the rest of this module is one function per rule step.  Decisions of
+handfoot's own: a hand used up by the discard is replaced by the foot at once (its red
+threes go down then) and played from on the next turn (docs/rules.md "The foot and going out"); in ``house`` a natural
 going into a book leaves the hand from its shortest suit (``book_suit``), and taking the
 top discard draws the stock card first.
 """
@@ -26,7 +26,7 @@ from handfoot_env.cards import (
 )
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import deal, legality
-from handfoot_env.reference.melds import meld_plan
+from handfoot_env.reference.melds import MeldPlan, meld_plan
 from handfoot_env.reference.scoring import GOING_OUT, NO_LEGAL_ACTION, STOCK_EXHAUSTED, score_deal
 from handfoot_env.reference.state import DRAW_PHASE, GAME_OVER, PLAY_PHASE, Group, Seat, Side, unfinished_group
 
@@ -55,7 +55,7 @@ def apply(game: Game, action: int) -> None:
 
 
 def end_deal_if_stuck(game: Game) -> None:
-    """RULES.md "Stock emptied during a turn": red-three replacements can empty the stock
+    """docs/rules.md "When the stock runs out", during a turn: red-three replacements can empty the stock
     mid-turn and leave the mover without a legal action; the deal then ends, no bonus."""
     if game.phase != GAME_OVER and not game.stock and not legality.legal_mask(game).any():
         end_deal(game, went_out=None, ended_by=NO_LEGAL_ACTION)
@@ -147,6 +147,7 @@ def meld(game: Game, act: A.Action) -> None:
     side = game.sides[game.owner()]
     groups = side.groups if side.opened else seat.staged
     plan = meld_plan(rules, act, groups, not side.opened)
+    assert isinstance(plan, MeldPlan), plan  # apply checked the action: the plan is no reason
     need, suited, current, result = plan.need, plan.suited, plan.current, plan.result
     if rules.runs:  # the naturals leave the hand by suit: a run's own, a book's by _book_suit
         for suit, r in suited:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from numba import njit, prange
 
 from handfoot_env.vector.deal import open_deal
-from handfoot_env.vector.legality import action_reason
-from handfoot_env.vector.masks import fill_mask
-from handfoot_env.vector.observe import fill_observation
+from handfoot_env.vector.legality import why_illegal
+from handfoot_env.vector.masks import legal_mask
+from handfoot_env.vector.observe import observe
 from handfoot_env.vector.scoring import owner_deal_score
 from handfoot_env.vector.state import OVER
-from handfoot_env.vector.transitions import apply_game, reset_game, settle
+from handfoot_env.vector.transitions import apply, begin_turn, reset_game
 
 
 @njit(cache=True)
@@ -31,7 +31,7 @@ def open_deal_kernel(states, packs, rules, index):
     """Open the deal of the games at ``index`` whose cards are dealt (loaded positions)."""
     for i in range(index.shape[0]):
         open_deal(states[index[i]], rules[0])
-        settle(states[index[i]], rules[0], packs[index[i]])
+        begin_turn(states[index[i]], rules[0], packs[index[i]])
 
 
 @njit(cache=True, parallel=True)
@@ -40,7 +40,7 @@ def check_kernel_parallel(states, rules, actions, active, errors):
     many are illegal."""
     illegal = 0
     for b in prange(states.shape[0]):
-        errors[b] = action_reason(states[b], rules[0], actions[b]) if active[b] else 0
+        errors[b] = why_illegal(states[b], rules[0], actions[b]) if active[b] else 0
         illegal += errors[b] != 0
     return illegal
 
@@ -49,7 +49,7 @@ def check_kernel_parallel(states, rules, actions, active, errors):
 def check_kernel_serial(states, rules, actions, active, errors):
     illegal = 0
     for b in range(states.shape[0]):
-        errors[b] = action_reason(states[b], rules[0], actions[b]) if active[b] else 0
+        errors[b] = why_illegal(states[b], rules[0], actions[b]) if active[b] else 0
         illegal += errors[b] != 0
     return illegal
 
@@ -63,7 +63,7 @@ def apply_one(states, packs, rules, actions, active, deal_over, game_over, deal_
     if not active[b]:
         return
     s = states[b]
-    if apply_game(s, rules[0], packs[b], actions[b]):
+    if apply(s, rules[0], packs[b], actions[b]):
         deal_over[b] = True
         game_over[b] = s.phase == OVER  # it was not over before: illegal actions are refused
         for o in range(deal_scores.shape[1]):
@@ -93,13 +93,13 @@ def apply_kernel_serial(states, packs, rules, actions, active, deal_over, game_o
 @njit(cache=True, parallel=True)
 def mask_kernel_parallel(states, rules, masks):
     for b in prange(states.shape[0]):
-        fill_mask(states[b], rules[0], masks[b])
+        legal_mask(states[b], rules[0], masks[b])
 
 
 @njit(cache=True)
 def mask_kernel_serial(states, rules, masks):
     for b in range(states.shape[0]):
-        fill_mask(states[b], rules[0], masks[b])
+        legal_mask(states[b], rules[0], masks[b])
 
 
 @njit(cache=True, parallel=True)
@@ -107,19 +107,19 @@ def observe_kernel_parallel(states, rules, seats, observations):
     """The observation of ``seats[b]`` in each game (-1: the player to move)."""
     for b in prange(states.shape[0]):
         seat = states[b].current if seats[b] < 0 else seats[b]
-        fill_observation(states[b], rules[0], seat, observations[b])
+        observe(states[b], rules[0], seat, observations[b])
 
 
 @njit(cache=True)
 def observe_kernel_serial(states, rules, seats, observations):
     for b in range(states.shape[0]):
         seat = states[b].current if seats[b] < 0 else seats[b]
-        fill_observation(states[b], rules[0], seat, observations[b])
+        observe(states[b], rules[0], seat, observations[b])
 
 
 @njit(cache=True, parallel=True)
 def running_scores_kernel(states, rules, out):
     """``out[b, o]``: owner ``o``'s score of game ``b``'s deal in progress, as it stands."""
     for b in prange(states.shape[0]):
-        for o in range(rules[0].owners):
+        for o in range(rules[0].num_owners):
             out[b, o] = owner_deal_score(states[b], rules[0], o, -1)

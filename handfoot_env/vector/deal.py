@@ -8,7 +8,7 @@ from numba import njit
 from handfoot_env.cards import FIRST_NATURAL, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE
 from handfoot_env.rule_facts import owner_of
 from handfoot_env.vector.legality import KIND_OF_CARD, SUIT_OF_CARD
-from handfoot_env.vector.state import DRAW
+from handfoot_env.vector.state import DRAW, STAGED
 
 
 @njit(cache=True)
@@ -34,7 +34,7 @@ def add_card(s, seat, card, to_foot):
 
 @njit(cache=True)
 def lay_down_red_threes(s, rules, seat):
-    if rules.red_laid == 0:  # house: threes are held
+    if rules.red_threes_laid_down == 0:  # house: threes are held
         return
     owner = owner_of(rules, seat)
     while s.hand[seat, RED_THREE] > 0:
@@ -67,20 +67,21 @@ def pick_up_foot(s, rules, seat):
 
 @njit(cache=True)
 def clear_staged(s):
-    s.staged_cards[:] = 0
+    """Empty the staged row: nothing is staged."""
+    s.groups[STAGED, :, :] = 0
+    s.runs[STAGED, :, :] = 0
+    s.twos[STAGED] = 0
+    s.books[STAGED, :] = 0
+    s.book_ranks[STAGED, :, :] = 0
+    s.table_cards[STAGED, :] = 0
     s.staged_suits[:] = 0
-    s.staged_runs[:] = 0
-    s.staged_twos = 0
-    s.staged_groups[:] = 0
-    s.staged_books[:] = 0
-    s.staged_book_ranks[:] = 0
     s.staged_value = 0
 
 
 @njit(cache=True)
 def start_deal(s, rules, packs):
-    """Reference ``_start_deal``: deal the cards, then ``open_deal``."""
-    n = rules.players
+    """Reference ``start_deal``: deal the cards, then ``open_deal``."""
+    n = rules.num_players
     s.dealer = (s.first_dealer + s.deal) % n
     s.current = (s.dealer + 1) % n
     s.phase = DRAW
@@ -117,10 +118,10 @@ def start_deal(s, rules, packs):
 
 @njit(cache=True)
 def open_deal(s, rules):
-    """Reference ``open_deal`` without its ``_begin_turn`` (see ``settle``): the upcard,
+    """Reference ``open_deal`` without its ``begin_turn`` (``transitions.begin_turn``): the upcard,
     then the dealt red threes seat by seat from the first player."""
-    n = rules.players
-    if rules.upcard:
+    n = rules.num_players
+    if rules.pile_upcard:
         for _ in range(s.stock_len):
             card = pop_stock(s)
             if KIND_OF_CARD[card] >= FIRST_NATURAL:

@@ -7,7 +7,8 @@ and ``known`` is by kind, known naturals are redealt like the rest and ``known``
 what the new hand holds.)  ``determinize`` gathers them, shuffles them, and deals them
 back into the same places in the same numbers: the result is a position that seat ``p``
 cannot tell from the real one (its hand, staged cards, every table and the pile are
-untouched).  Red threes never sit in a hand in the rank-only presets, so hands are refilled
+untouched), and with a given seed the same redeal for every position the seat cannot tell
+apart.  Red threes never sit in a hand in the rank-only presets, so hands are refilled
 from the other cards.  Used by rollout evaluation (``train/rollouts.py``).
 """
 
@@ -48,12 +49,12 @@ def determinize(s, rules, seat, seed):
     """Redeal, in place, every card of game ``s`` that ``seat`` cannot see (see the module)."""
     np.random.seed(seed)
     suited = rules.runs != 0
-    pool = np.empty(s.stock.shape[0] + 4 * 64 * rules.players, dtype=np.int64)
-    hand_sizes = np.zeros(rules.players, dtype=np.int64)
-    foot_sizes = np.zeros(rules.players, dtype=np.int64)
+    pool = np.empty(s.stock.shape[0] + 4 * 64 * rules.num_players, dtype=np.int64)
+    hand_sizes = np.zeros(rules.num_players, dtype=np.int64)
+    foot_sizes = np.zeros(rules.num_players, dtype=np.int64)
     nothing = np.zeros(NUM_KINDS, dtype=np.int16)
     n = 0
-    for q in range(rules.players):
+    for q in range(rules.num_players):
         if q != seat:
             before = n
             n = _take(s, q, False, suited, pool, n, s.known[q])
@@ -67,13 +68,16 @@ def determinize(s, rules, seat, seed):
         pool[n] = s.stock[i]
         n += 1
     cards = pool[:n]
+    # Gathered in the order the cards really lay; sorted first, so that the redeal depends only
+    # on which cards are unseen (what the seat can know), never on where each one was.
+    cards.sort()
     np.random.shuffle(cards)
     # Hands first, from the cards a hand may hold (never a red three where they are laid down).
     front = 0
-    for q in range(rules.players):
+    for q in range(rules.num_players):
         for _ in range(hand_sizes[q]):
             j = front
-            while rules.red_laid and KIND_OF_CARD[cards[j]] == RED_THREE:
+            while rules.red_threes_laid_down and KIND_OF_CARD[cards[j]] == RED_THREE:
                 j += 1
             cards[front], cards[j] = cards[j], cards[front]
             add_card(s, q, cards[front], False)
@@ -81,7 +85,7 @@ def determinize(s, rules, seat, seed):
         if suited:
             for k in range(FIRST_NATURAL, NUM_KINDS):
                 s.known[q, k] = min(s.known[q, k], s.hand[q, k])
-    for q in range(rules.players):
+    for q in range(rules.num_players):
         for _ in range(foot_sizes[q]):
             add_card(s, q, cards[front], True)
             front += 1

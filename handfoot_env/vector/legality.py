@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from handfoot_env import actions as A
+from handfoot_env import rule_facts
 from handfoot_env.cards import (
     CARD_KIND,
     CARD_SUIT,
@@ -23,96 +24,61 @@ from handfoot_env.cards import (
     NUM_SUITS,
     TWO,
 )
-from handfoot_env.rule_facts import meets_books as meets_books_in_deal
 from handfoot_env.rule_facts import opening_minimum, owner_of, wilds_allowed
-from handfoot_env.vector.state import DRAW, OVER, PLAY
+from handfoot_env.vector.state import DRAW, OVER, PLAY, STAGED
 
 VALUES = np.array(KIND_VALUES, dtype=np.int64)
 KIND_OF_CARD = CARD_KIND.astype(np.int64)  # card id -> kind
 SUIT_OF_CARD = CARD_SUIT.astype(np.int64)  # card id -> suit, -1 when it has none
 
-REASONS = (
-    "legal",
-    "the game is over",
-    "you have already drawn this turn",
-    "the stock holds too few cards to draw",
-    "the pile can only be taken instead of drawing",
-    "these rules do not allow taking the pile",
-    "the discard pile is empty",
-    "the top card is not a natural: a wild or a three blocks the pile",
-    "the pile holds too few cards to be taken",
-    "you must open (lay down your first groups) before taking the pile",
-    "taking the pile needs two naturals of the top card's rank in your hand",
-    "the top card and the pair would make your group more than a book",
-    "the top card, your pair and your staged groups do not reach the opening minimum",
-    "playing from the foot you must keep at least 2 cards until your side can go out",
-    "these rules require you to finish with a discard",
-    "draw or take the pile before melding",
-    "there is already an unfinished group of that rank; add to it instead",
-    "there is no unfinished group of that rank to add to",
-    "you do not hold the cards",
-    "the group would break the wild-card limit",
-    "staging these cards would leave no card to discard",
-    "with the stock nearly empty this staging would leave you no legal draw or take",
-    "draw or take the pile before discarding",
-    "you hold no such card to discard",
-    "discarding your last card would go out, and your side lacks the books to go out",
-    "a group holds at most a book's cards",
-    "the stock is empty: the top discard is taken together with one card from the stock",
-    "a meld of yours one card short of a canasta is frozen: the top discard would complete it",
-    "with runs a natural's suit matters: discard it with the suited discard action",
-    "suited discards belong to rules with runs (house); discard by kind",
-    "runs belong to the house preset (rules field runs)",
-    "books of 2s belong to the house preset (rules field books_of_twos)",
-    "there is already an unfinished run of that suit; extend it instead",
-    "there is no unfinished run of that suit to extend",
-    "the run already starts at 4",
-    "the run already ends at the ace",
-    "there is already an unfinished book of 2s; add to it instead",
-    "there is no unfinished book of 2s to add to",
-    f"the action is out of range: actions are 0..{A.NUM_ACTIONS - 1}",
-)
-(
-    R_LEGAL,
-    R_OVER,
-    R_DRAWN,
-    R_STOCK_LOW,
-    R_TAKE_PHASE,
-    R_TAKE_NONE,
-    R_PILE_EMPTY,
-    R_BLOCKED,
-    R_PILE_SMALL,
-    R_NOT_OPENED,
-    R_NO_PAIR,
-    R_TAKE_OVERFLOW,
-    R_TAKE_MINIMUM,
-    R_KEEP_TWO,
-    R_MUST_DISCARD,
-    R_MELD_PHASE,
-    R_GROUP_EXISTS,
-    R_NO_GROUP,
-    R_NOT_HELD,
-    R_WILDS,
-    R_NO_DISCARD,
-    R_STRANDED,
-    R_DISCARD_PHASE,
-    R_NO_CARD,
-    R_CANNOT_GO_OUT,
-    R_TOO_BIG,
-    R_STOCK_EMPTY,
-    R_FROZEN,
-    R_SUITED_DISCARD,
-    R_NOT_SUITED,
-    R_NO_RUNS,
-    R_NO_TWOS_BOOKS,
-    R_RUN_EXISTS,
-    R_NO_RUN,
-    R_RUN_AT_FOUR,
-    R_RUN_AT_ACE,
-    R_TWOS_EXISTS,
-    R_NO_TWOS,
-    R_OUT_OF_RANGE,
-) = range(len(REASONS))
+# Reason codes: each names its text; ``REASONS[code]`` is the text (0 is legal).
+REASONS: list[str] = []
+
+
+def _reason(text: str) -> int:
+    REASONS.append(text)
+    return len(REASONS) - 1
+
+
+R_LEGAL = _reason("legal")
+R_OVER = _reason("the game is over")
+R_DRAWN = _reason("you have already drawn this turn")
+R_STOCK_LOW = _reason("the stock holds too few cards to draw")
+R_TAKE_PHASE = _reason("the pile can only be taken instead of drawing")
+R_TAKE_NONE = _reason("these rules do not allow taking the pile")
+R_PILE_EMPTY = _reason("the discard pile is empty")
+R_BLOCKED = _reason("the top card is not a natural: a wild or a three blocks the pile")
+R_PILE_SMALL = _reason("the pile holds too few cards to be taken")
+R_NOT_OPENED = _reason("you must open (lay down your first groups) before taking the pile")
+R_NO_PAIR = _reason("taking the pile needs two naturals of the top card's rank in your hand")
+R_TAKE_OVERFLOW = _reason("the top card and the pair would make your group more than a book")
+R_TAKE_MINIMUM = _reason("the top card, your pair and your staged groups do not reach the opening minimum")
+R_KEEP_TWO = _reason("playing from the foot you must keep at least 2 cards until your side can go out")
+R_MUST_DISCARD = _reason("these rules require you to finish with a discard")
+R_MELD_PHASE = _reason("draw or take the pile before melding")
+R_GROUP_EXISTS = _reason("there is already an unfinished group of that rank; add to it instead")
+R_NO_GROUP = _reason("there is no unfinished group of that rank to add to")
+R_NOT_HELD = _reason("you do not hold the cards")
+R_WILDS = _reason("the group would break the wild-card limit")
+R_NO_DISCARD = _reason("staging these cards would leave no card to discard")
+R_STRANDED = _reason("with the stock nearly empty this staging would leave you no legal draw or take")
+R_DISCARD_PHASE = _reason("draw or take the pile before discarding")
+R_NO_CARD = _reason("you hold no such card to discard")
+R_CANNOT_GO_OUT = _reason("discarding your last card would go out, and your side lacks the books to go out")
+R_TOO_BIG = _reason("a group holds at most a book's cards")
+R_STOCK_EMPTY = _reason("the stock is empty: the top discard is taken together with one card from the stock")
+R_FROZEN = _reason("a meld of yours one card short of a canasta is frozen: the top discard would complete it")
+R_SUITED_DISCARD = _reason("with runs a natural's suit matters: discard it with the suited discard action")
+R_NOT_SUITED = _reason("suited discards belong to rules with runs (house); discard by kind")
+R_NO_RUNS = _reason("runs belong to the house preset (rules field runs)")
+R_NO_TWOS_BOOKS = _reason("books of 2s belong to the house preset (rules field books_of_twos)")
+R_RUN_EXISTS = _reason("there is already an unfinished run of that suit; extend it instead")
+R_NO_RUN = _reason("there is no unfinished run of that suit to extend")
+R_RUN_AT_FOUR = _reason("the run already starts at 4")
+R_RUN_AT_ACE = _reason("the run already ends at the ace")
+R_TWOS_EXISTS = _reason("there is already an unfinished book of 2s; add to it instead")
+R_NO_TWOS = _reason("there is no unfinished book of 2s to add to")
+R_OUT_OF_RANGE = _reason(f"the action is out of range: actions are 0..{A.NUM_ACTIONS - 1}")
 
 START_NATURALS = np.array([c[0] for c in A.COMPOSITIONS], dtype=np.int64)
 START_TWOS = np.array([c[1] for c in A.COMPOSITIONS], dtype=np.int64)
@@ -129,10 +95,28 @@ def hand_total(s, seat):
 
 @njit(cache=True)
 def staged_total(s):
+    """Cards the player to move has staged."""
     total = 0
     for k in range(NUM_KINDS):
-        total += s.staged_cards[k]
+        total += s.table_cards[STAGED, k]
     return total
+
+
+@njit(cache=True)
+def melds_row(s, owner):
+    """Where the owner's melds go now: its table once opened, the staged row before (the
+    reference: ``side.groups`` or ``seat.staged``)."""
+    return owner if s.opened[owner] else STAGED
+
+
+@njit(cache=True)
+def group_size(s, row, rank):
+    return s.groups[row, rank, 0] + s.groups[row, rank, 1] + s.groups[row, rank, 2]
+
+
+@njit(cache=True)
+def group_wilds(s, row, rank):
+    return s.groups[row, rank, 1] + s.groups[row, rank, 2]
 
 
 @njit(cache=True)
@@ -142,83 +126,92 @@ def minimum(s, rules, owner):
 
 
 @njit(cache=True)
-def meets_books(s, rules, clean, dirty):
-    return meets_books_in_deal(rules, s.deal, clean, dirty)
+def meets_book_requirement(s, rules, clean, dirty):
+    """Whether an owner with these books may go out in this game's deal."""
+    return rule_facts.meets_book_requirement(rules, s.deal, clean, dirty)
 
 
 @njit(cache=True)
-def cards_left_reason(s, rules, left, clean, dirty):
+def cards_left_problem(s, rules, left, clean, dirty):
     """The 2-card rule (reference ``cards_left_problem``)."""
     if s.on_foot[s.current] == 0 or left >= 2:
         return R_LEGAL
-    if not meets_books(s, rules, clean, dirty):
+    if not meets_book_requirement(s, rules, clean, dirty):
         return R_KEEP_TWO
-    if left == 0 and rules.out_by_meld == 0:
+    if left == 0 and rules.go_out_by_meld == 0:
         return R_MUST_DISCARD
     return R_LEGAL
 
 
 @njit(cache=True)
-def take_reason(
-    s, rules, pair_count, cards_in_hand, staged_value, staged_size, staged_wilds, staged_clean, staged_dirty
-):
-    """Reference ``take_problem``, with the hand and staged groups given (they may be hypothetical).
+def take_problem(s, rules):
+    """Reference ``take_problem``: may the player to move take the pile as the state stands?"""
+    if rules.draw_one_plus_discard:
+        return top_discard_problem(s, rules)
+    pair = 0
+    size = 0
+    wilds = 0
+    if s.pile_len > 0:
+        top = KIND_OF_CARD[s.pile[s.pile_len - 1]]
+        pair = s.hand[s.current, top]
+        if top >= FIRST_NATURAL:
+            row = melds_row(s, owner_of(rules, s.current))
+            size = group_size(s, row, top - FIRST_NATURAL)
+            wilds = group_wilds(s, row, top - FIRST_NATURAL)
+    row = melds_row(s, owner_of(rules, s.current))
+    return take_problem_for(
+        s, rules, pair, hand_total(s, s.current), s.staged_value, size, wilds, s.books[row, 0], s.books[row, 1]
+    )
 
-    ``staged_size``/``staged_wilds`` describe the staged unfinished group of the top card's rank."""
+
+@njit(cache=True)
+def take_problem_for(s, rules, pair_count, cards_in_hand, staged_value, size, wilds, clean, dirty):
+    """Reference ``take_problem`` with a hand and staged melds given (they may be hypothetical):
+    ``pair_count`` naturals of the top card's rank in a hand of ``cards_in_hand`` cards;
+    ``size``/``wilds`` the unfinished group of that rank and ``clean``/``dirty`` the books
+    where the take would go (``melds_row``)."""
     if s.phase != DRAW:
         return R_TAKE_PHASE
-    if rules.take_count == 0:
+    if rules.pile_take_count == 0:
         return R_TAKE_NONE
     if s.pile_len == 0:
         return R_PILE_EMPTY
     top = KIND_OF_CARD[s.pile[s.pile_len - 1]]
     if top < FIRST_NATURAL:
         return R_BLOCKED
-    if s.pile_len < rules.pile_min:
+    if s.pile_len < rules.pile_min_size:
         return R_PILE_SMALL
     owner = owner_of(rules, s.current)
     opened = s.opened[owner] != 0
-    if rules.take_needs_open and not opened:
+    if rules.take_requires_opened and not opened:
         return R_NOT_OPENED
     if pair_count < 2:
         return R_NO_PAIR
-    rank = top - FIRST_NATURAL
-    if opened:
-        size = s.groups[owner, rank, 0] + s.groups[owner, rank, 1] + s.groups[owner, rank, 2]
-        wilds = s.groups[owner, rank, 1] + s.groups[owner, rank, 2]
-        clean = s.books[owner, 0]
-        dirty = s.books[owner, 1]
-    else:
-        size = staged_size
-        wilds = staged_wilds
-        clean = staged_clean
-        dirty = staged_dirty
     book = rules.book_size
     if size > 0 and size + 3 > book:
         return R_TAKE_OVERFLOW
-    if not opened:
-        if staged_value + 3 * VALUES[top] < minimum(s, rules, owner):
-            return R_TAKE_MINIMUM
+    if not opened and staged_value + 3 * VALUES[top] < minimum(s, rules, owner):
+        return R_TAKE_MINIMUM
     to_hand = s.pile_len - 1
-    if rules.take_count > 0:
-        to_hand = min(to_hand, rules.take_count - 1)
+    if rules.pile_take_count > 0:
+        to_hand = min(to_hand, rules.pile_take_count - 1)
     if size + 3 == book:
         if wilds == 0:
             clean += 1
         else:
             dirty += 1
-    return cards_left_reason(s, rules, cards_in_hand - 2 + to_hand, clean, dirty)
+    return cards_left_problem(s, rules, cards_in_hand - 2 + to_hand, clean, dirty)
 
 
 @njit(cache=True)
-def frozen(s, rules, owner, card):
+def frozen_meld(s, rules, owner, card):
     """House: would ``card`` complete one of the owner's melds one card short of a canasta?"""
     six = rules.book_size - 1
     kind = KIND_OF_CARD[card]
     suit = SUIT_OF_CARD[card]
     if kind >= FIRST_NATURAL:
         r = kind - FIRST_NATURAL
-        if s.groups[owner, r, 0] + s.groups[owner, r, 1] + s.groups[owner, r, 2] == six:
+        if group_size(s, owner, r) == six:
             return True
         if suit >= 0:
             length = s.runs[owner, suit, 0]
@@ -229,7 +222,7 @@ def frozen(s, rules, owner, card):
 
 
 @njit(cache=True)
-def top_discard_reason(s, rules):
+def top_discard_problem(s, rules):
     """Reference ``top_discard_problem``: one from the stock plus the top discard (house)."""
     if s.phase != DRAW:
         return R_TAKE_PHASE
@@ -237,51 +230,24 @@ def top_discard_reason(s, rules):
         return R_PILE_EMPTY
     if s.stock_len == 0:
         return R_STOCK_EMPTY
-    if rules.frozen and frozen(s, rules, owner_of(rules, s.current), s.pile[s.pile_len - 1]):
+    if rules.frozen_six and frozen_meld(s, rules, owner_of(rules, s.current), s.pile[s.pile_len - 1]):
         return R_FROZEN
     return R_LEGAL
 
 
 @njit(cache=True)
-def current_take_reason(s, rules):
-    """Whether the player to move may take the pile as the state stands."""
-    if rules.one_plus_discard:
-        return top_discard_reason(s, rules)
-    if s.pile_len == 0:
-        pair = 0
-        size = 0
-        wilds = 0
-    else:
-        top = KIND_OF_CARD[s.pile[s.pile_len - 1]]
-        pair = s.hand[s.current, top]
-        size = 0
-        wilds = 0
-        if top >= FIRST_NATURAL:
-            r = top - FIRST_NATURAL
-            size = s.staged_groups[r, 0] + s.staged_groups[r, 1] + s.staged_groups[r, 2]
-            wilds = s.staged_groups[r, 1] + s.staged_groups[r, 2]
-    return take_reason(
-        s, rules, pair, hand_total(s, s.current), s.staged_value, size, wilds, s.staged_books[0], s.staged_books[1]
-    )
-
-
-@njit(cache=True)
-def group_reason(s, rules, op, rank, comp):
+def group_problem(s, rules, op, rank, comp):
     """Reference ``meld_problem`` for groups.  ``op``: 0 start (with composition ``comp``),
     1 add a natural, 2 add a 2, 3 add a joker."""
     p = s.current
     owner = owner_of(rules, p)
     opened = s.opened[owner] != 0
-    if s.phase == DRAW and not (rules.stage_before_draw and not opened):
+    if s.phase == DRAW and not (rules.staging_before_draw and not opened):
         return R_MELD_PHASE
-    if opened:
-        n0 = s.groups[owner, rank, 0]
-        t0 = s.groups[owner, rank, 1]
-        j0 = s.groups[owner, rank, 2]
-    else:
-        n0 = s.staged_groups[rank, 0]
-        t0 = s.staged_groups[rank, 1]
-        j0 = s.staged_groups[rank, 2]
+    row = melds_row(s, owner)
+    n0 = s.groups[row, rank, 0]
+    t0 = s.groups[row, rank, 1]
+    j0 = s.groups[row, rank, 2]
     exists = n0 + t0 + j0 > 0
     kind = rank + FIRST_NATURAL
     need_n = 0
@@ -314,11 +280,11 @@ def group_reason(s, rules, op, rank, comp):
         return R_WILDS
     left = hand_total(s, p) - need_n - need_t - need_j
     is_book = size == book
+    clean = s.books[row, 0] + (1 if is_book and t + j == 0 else 0)
+    dirty = s.books[row, 1] + (1 if is_book and t + j > 0 else 0)
     if not opened:
         total = s.staged_value + need_n * VALUES[kind] + need_t * VALUES[TWO] + need_j * VALUES[JOKER]
-        clean = s.staged_books[0] + (1 if is_book and t + j == 0 else 0)
-        dirty = s.staged_books[1] + (1 if is_book and t + j > 0 else 0)
-        if total < minimum(s, rules, owner):
+        if total < minimum(s, rules, owner):  # staged only: the cards wait, a discard must remain
             if left < 1:
                 return R_NO_DISCARD
             if s.phase == DRAW and s.stock_len < rules.draw_count:
@@ -342,32 +308,28 @@ def group_reason(s, rules, op, rank, comp):
                                 size_top = size
                                 wilds_top = t + j
                         else:
-                            size_top = s.staged_groups[r, 0] + s.staged_groups[r, 1] + s.staged_groups[r, 2]
-                            wilds_top = s.staged_groups[r, 1] + s.staged_groups[r, 2]
-                if take_reason(s, rules, pair, left, total, size_top, wilds_top, clean, dirty) != R_LEGAL:
+                            size_top = group_size(s, STAGED, r)
+                            wilds_top = group_wilds(s, STAGED, r)
+                if take_problem_for(s, rules, pair, left, total, size_top, wilds_top, clean, dirty) != R_LEGAL:
                     return R_STRANDED
             return R_LEGAL
-        return cards_left_reason(s, rules, left, clean, dirty)
-    clean = s.books[owner, 0] + (1 if is_book and t + j == 0 else 0)
-    dirty = s.books[owner, 1] + (1 if is_book and t + j > 0 else 0)
-    return cards_left_reason(s, rules, left, clean, dirty)
+    return cards_left_problem(s, rules, left, clean, dirty)
 
 
 @njit(cache=True)
-def laid_reason(s, rules, owner, opened, used, value, completes):
+def laid_problem(s, rules, owner, used, value, completes):
     """The end of the run and book-of-2s checks (reference ``meld_problem``), melds that are
     always clean and never stage before the draw: ``used`` cards leave the hand, adding
     ``value`` points; ``completes`` is 1 when the meld becomes a (clean) book."""
     left = hand_total(s, s.current) - used
-    if not opened:
-        if s.staged_value + value < minimum(s, rules, owner):
-            return R_NO_DISCARD if left < 1 else R_LEGAL
-        return cards_left_reason(s, rules, left, s.staged_books[0] + completes, s.staged_books[1])
-    return cards_left_reason(s, rules, left, s.books[owner, 0] + completes, s.books[owner, 1])
+    if not s.opened[owner] and s.staged_value + value < minimum(s, rules, owner):
+        return R_NO_DISCARD if left < 1 else R_LEGAL
+    row = melds_row(s, owner)
+    return cards_left_problem(s, rules, left, s.books[row, 0] + completes, s.books[row, 1])
 
 
 @njit(cache=True)
-def run_reason(s, rules, op, suit, rank):
+def run_problem(s, rules, op, suit, rank):
     """Reference ``meld_problem`` for runs.  ``op``: 0 start at ``rank``, 1 extend down, 2 up."""
     if rules.runs == 0:
         return R_NO_RUNS
@@ -375,13 +337,9 @@ def run_reason(s, rules, op, suit, rank):
         return R_MELD_PHASE
     p = s.current
     owner = owner_of(rules, p)
-    opened = s.opened[owner] != 0
-    if opened:
-        length = s.runs[owner, suit, 0]
-        low = s.runs[owner, suit, 1]
-    else:
-        length = s.staged_runs[suit, 0]
-        low = s.staged_runs[suit, 1]
+    row = melds_row(s, owner)
+    length = s.runs[row, suit, 0]
+    low = s.runs[row, suit, 1]
     if op == 0:
         if length > 0:
             return R_RUN_EXISTS
@@ -389,7 +347,7 @@ def run_reason(s, rules, op, suit, rank):
             if s.hand_suits[p, suit, r] < 1:
                 return R_NOT_HELD
         value = VALUES[FIRST_NATURAL + rank] + VALUES[FIRST_NATURAL + rank + 1] + VALUES[FIRST_NATURAL + rank + 2]
-        return laid_reason(s, rules, owner, opened, 3, value, 1 if 3 == rules.book_size else 0)
+        return laid_problem(s, rules, owner, 3, value, 1 if rules.book_size == 3 else 0)
     if length == 0:
         return R_NO_RUN
     if op == 1:
@@ -404,20 +362,19 @@ def run_reason(s, rules, op, suit, rank):
         return R_NOT_HELD
     if length + 1 > rules.book_size:
         return R_TOO_BIG
-    return laid_reason(s, rules, owner, opened, 1, VALUES[FIRST_NATURAL + r], 1 if length + 1 == rules.book_size else 0)
+    return laid_problem(s, rules, owner, 1, VALUES[FIRST_NATURAL + r], 1 if length + 1 == rules.book_size else 0)
 
 
 @njit(cache=True)
-def twos_reason(s, rules, op):
+def twos_problem(s, rules, op):
     """Reference ``meld_problem`` for the book of 2s.  ``op``: 0 start with three, 1 add one."""
-    if rules.twos_books == 0:
+    if rules.books_of_twos == 0:
         return R_NO_TWOS_BOOKS
     if s.phase == DRAW:
         return R_MELD_PHASE
     p = s.current
     owner = owner_of(rules, p)
-    opened = s.opened[owner] != 0
-    size = s.twos[owner] if opened else s.staged_twos
+    size = s.twos[melds_row(s, owner)]
     need = 3 if op == 0 else 1
     if op == 0 and size > 0:
         return R_TWOS_EXISTS
@@ -427,11 +384,11 @@ def twos_reason(s, rules, op):
         return R_NOT_HELD
     if size + need > rules.book_size:
         return R_TOO_BIG
-    return laid_reason(s, rules, owner, opened, need, need * VALUES[TWO], 1 if size + need == rules.book_size else 0)
+    return laid_problem(s, rules, owner, need, need * VALUES[TWO], 1 if size + need == rules.book_size else 0)
 
 
 @njit(cache=True)
-def discard_reason(s, rules, card):
+def discard_problem(s, rules, card):
     """Reference ``discard_problem`` (``card`` is a card id)."""
     p = s.current
     if s.phase != PLAY:
@@ -443,7 +400,7 @@ def discard_reason(s, rules, card):
         return R_NO_CARD
     if s.on_foot[p] and hand_total(s, p) == 1 and staged_total(s) == 0:
         owner = owner_of(rules, p)
-        if not meets_books(s, rules, s.books[owner, 0], s.books[owner, 1]):
+        if not meets_book_requirement(s, rules, s.books[owner, 0], s.books[owner, 1]):
             return R_CANNOT_GO_OUT
     return R_LEGAL
 
@@ -481,31 +438,43 @@ def decode(action):
 
 
 @njit(cache=True)
-def action_reason(s, rules, action):
-    """Reference ``why_illegal``, as a reason code."""
+def why_illegal(s, rules, action):
+    """Reference ``why_illegal``, as a reason code (``R_LEGAL``, 0, when the action is legal)."""
     if action < 0 or action >= A.NUM_ACTIONS:
         return R_OUT_OF_RANGE
     if s.phase == OVER:
         return R_OVER
     kind, op, x, y = decode(action)
     if kind == DRAW_ACTION:
-        if s.phase != DRAW:
-            return R_DRAWN
-        if s.stock_len < rules.draw_count:
-            return R_STOCK_LOW
-        return R_LEGAL
+        return draw_problem(s, rules)
     if kind == TAKE_ACTION:
-        return current_take_reason(s, rules)
-    if kind == GROUP_ACTION:
-        return group_reason(s, rules, op, x, y)
+        return take_problem(s, rules)
     if kind == DISCARD_ACTION:
         if rules.runs and x >= FIRST_NATURAL:
             return R_SUITED_DISCARD
-        return discard_reason(s, rules, x)
+        return discard_problem(s, rules, x)
     if kind == SUITED_DISCARD_ACTION:
         if rules.runs == 0:
             return R_NOT_SUITED
-        return discard_reason(s, rules, x)
+        return discard_problem(s, rules, x)
+    return meld_problem(s, rules, kind, op, x, y)
+
+
+@njit(cache=True)
+def draw_problem(s, rules):
+    """Reference ``draw_problem``: drawing needs the draw phase and enough stock."""
+    if s.phase != DRAW:
+        return R_DRAWN
+    if s.stock_len < rules.draw_count:
+        return R_STOCK_LOW
+    return R_LEGAL
+
+
+@njit(cache=True)
+def meld_problem(s, rules, kind, op, x, y):
+    """Reference ``meld_problem``: a group, run or book-of-2s action (see ``decode``)."""
+    if kind == GROUP_ACTION:
+        return group_problem(s, rules, op, x, y)
     if kind == RUN_ACTION:
-        return run_reason(s, rules, op, x, y)
-    return twos_reason(s, rules, op)
+        return run_problem(s, rules, op, x, y)
+    return twos_problem(s, rules, op)

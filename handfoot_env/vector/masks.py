@@ -1,4 +1,4 @@
-"""Legal masks, compiled: True exactly for the actions ``legality.action_reason`` allows.
+"""Legal masks, compiled: True exactly for the actions ``legality.why_illegal`` allows.
 
 Only actions whose cards the player holds are asked about (the rest need cards it lacks),
 each through the same decoder and checks that ``VectorEngine.step`` uses.
@@ -12,24 +12,24 @@ from numba import njit
 from handfoot_env import actions as A
 from handfoot_env.cards import FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS, TWO
 from handfoot_env.rule_facts import owner_of
-from handfoot_env.vector.legality import R_LEGAL, action_reason
+from handfoot_env.vector.legality import R_LEGAL, why_illegal
 from handfoot_env.vector.state import DRAW, OVER, PLAY
 
 
 @njit(cache=True)
 def allow(s, rules, mask, action):
-    mask[action] = action_reason(s, rules, action) == R_LEGAL
+    mask[action] = why_illegal(s, rules, action) == R_LEGAL
 
 
 @njit(cache=True)
-def fill_mask(s, rules, mask):
+def legal_mask(s, rules, mask):
     mask[:] = False
     if s.phase == OVER:
         return
     if s.phase == DRAW:
         allow(s, rules, mask, A.DRAW)
         allow(s, rules, mask, A.TAKE_PILE)
-        if not (rules.stage_before_draw and s.opened[owner_of(rules, s.current)] == 0):
+        if not (rules.staging_before_draw and s.opened[owner_of(rules, s.current)] == 0):
             return  # no melding before the draw
     p = s.current
     twos = s.hand[p, TWO] > 0
@@ -68,7 +68,7 @@ def fill_mask(s, rules, mask):
                     allow(s, rules, mask, A.START_RUN + A.RUN_STARTS * suit + rank)
             allow(s, rules, mask, A.EXTEND_RUN_DOWN + suit)
             allow(s, rules, mask, A.EXTEND_RUN_UP + suit)
-    if rules.twos_books and twos:
+    if rules.books_of_twos and twos:
         allow(s, rules, mask, A.START_TWOS_BOOK)
         allow(s, rules, mask, A.ADD_TWO_TO_TWOS_BOOK)
 
@@ -77,5 +77,5 @@ def fill_mask(s, rules, mask):
 def has_legal_action(s, rules):
     """Whether the player to move has any legal action (for the stuck-deal rule)."""
     mask = np.zeros(A.NUM_ACTIONS, dtype=np.bool_)
-    fill_mask(s, rules, mask)
+    legal_mask(s, rules, mask)
     return mask.any()

@@ -9,20 +9,20 @@ from numba import njit
 from handfoot_env import observation as O
 from handfoot_env.cards import NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE
 from handfoot_env.vector.legality import KIND_OF_CARD, SUIT_OF_CARD, VALUES, hand_total, minimum, owner_of, staged_total
-from handfoot_env.vector.state import DRAW, PLAY
+from handfoot_env.vector.state import DRAW, PLAY, STAGED
 
 
 @njit(cache=True)
-def fill_observation(s, rules, seat, obs):
+def observe(s, rules, seat, obs):
     obs[:] = 0.0
-    n = rules.players
-    owners = rules.owners
+    n = rules.num_players
+    owners = rules.num_owners
     my_owner = owner_of(rules, seat)
     for k in range(NUM_KINDS):
         obs[O.HAND + k] = s.hand[seat, k]
     if seat == s.current:
         for k in range(NUM_KINDS):
-            obs[O.STAGED + k] = s.staged_cards[k]
+            obs[O.STAGED + k] = s.table_cards[STAGED, k]
         obs[O.STAGED_VALUE] = s.staged_value / 100.0
     obs[O.ON_FOOT] = s.on_foot[seat]
 
@@ -68,30 +68,30 @@ def fill_observation(s, rules, seat, obs):
         for i in range(s.pile_len):
             obs[O.PILE_COUNTS + KIND_OF_CARD[s.pile[i]]] += 1.0
         window = s.pile_len - 1
-        if rules.one_plus_discard:
+        if rules.draw_one_plus_discard:
             window = 0  # house: only the top discard is ever taken
-        elif rules.take_count >= 0:
-            window = min(window, max(rules.take_count - 1, 0))
+        elif rules.pile_take_count >= 0:
+            window = min(window, max(rules.pile_take_count - 1, 0))
         for i in range(s.pile_len - 1 - window, s.pile_len - 1):
             obs[O.PILE_TAKE_WINDOW + KIND_OF_CARD[s.pile[i]]] += 1.0
 
     obs[O.GAME_DRAW_PHASE] = 1.0 if s.phase == DRAW else 0.0
     obs[O.GAME_PLAY_PHASE] = 1.0 if s.phase == PLAY else 0.0
     obs[O.GAME_DEAL] = s.deal
-    obs[O.GAME_DEALS] = rules.deals
+    obs[O.GAME_DEALS] = rules.num_deals
     obs[O.GAME_STOCK] = s.stock_len
     obs[O.GAME_MINIMUM] = minimum(s, rules, my_owner) / 100.0
-    obs[O.GAME_CLEAN_NEEDED] = rules.books_needed[s.deal, 0]
-    obs[O.GAME_DIRTY_NEEDED] = rules.books_needed[s.deal, 1]
+    obs[O.GAME_CLEAN_NEEDED] = rules.books_to_go_out[s.deal, 0]
+    obs[O.GAME_DIRTY_NEEDED] = rules.books_to_go_out[s.deal, 1]
     obs[O.GAME_PARTNERSHIP] = rules.partnerships
     obs[O.GAME_PLAYERS] = n
     obs[O.GAME_OPENED] = s.opened[my_owner]
-    if rules.runs or rules.twos_books:
-        fill_house(s, rules, seat, my_owner, obs)
+    if rules.runs or rules.books_of_twos:
+        observe_house(s, rules, seat, my_owner, obs)
 
 
 @njit(cache=True)
-def fill_house(s, rules, seat, my_owner, obs):
+def observe_house(s, rules, seat, my_owner, obs):
     """The ``house`` block (reference ``_observe_house``)."""
     for suit in range(NUM_SUITS):
         for r in range(NUM_NATURALS):
@@ -100,10 +100,10 @@ def fill_house(s, rules, seat, my_owner, obs):
         obs[O.HOUSE_PILE_SUIT + SUIT_OF_CARD[s.pile[s.pile_len - 1]]] = 1.0
     if seat == s.current:
         for suit in range(NUM_SUITS):
-            obs[O.HOUSE_STAGED_RUNS + 2 * suit] = s.staged_runs[suit, 0]
-            obs[O.HOUSE_STAGED_RUNS + 2 * suit + 1] = s.staged_runs[suit, 1]
-        obs[O.HOUSE_STAGED_TWOS] = s.staged_twos
-    owners = rules.owners
+            obs[O.HOUSE_STAGED_RUNS + 2 * suit] = s.runs[STAGED, suit, 0]
+            obs[O.HOUSE_STAGED_RUNS + 2 * suit + 1] = s.runs[STAGED, suit, 1]
+        obs[O.HOUSE_STAGED_TWOS] = s.twos[STAGED]
+    owners = rules.num_owners
     for slot in range(owners):
         owner = (my_owner + slot) % owners
         base = O.HOUSE_OWNERS + slot * O.HOUSE_OWNER_FIELDS
@@ -112,6 +112,6 @@ def fill_house(s, rules, seat, my_owner, obs):
             obs[base + O.HOUSE_OWNER_RUNS + 2 * suit + 1] = s.runs[owner, suit, 1]
         obs[base + O.HOUSE_OWNER_TWOS] = s.twos[owner]
     obs[O.HOUSE_RULE_RUNS] = rules.runs
-    obs[O.HOUSE_RULE_TWOS_BOOKS] = rules.twos_books
-    obs[O.HOUSE_RULE_ONE_PLUS_DISCARD] = rules.one_plus_discard
-    obs[O.HOUSE_RULE_FROZEN] = rules.frozen
+    obs[O.HOUSE_RULE_TWOS_BOOKS] = rules.books_of_twos
+    obs[O.HOUSE_RULE_ONE_PLUS_DISCARD] = rules.draw_one_plus_discard
+    obs[O.HOUSE_RULE_FROZEN] = rules.frozen_six

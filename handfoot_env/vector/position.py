@@ -3,8 +3,9 @@
 ``write_position`` copies a :class:`~handfoot_env.reference.Game` (a scenario, or a game
 stopped mid-deal) into row ``b`` so that both engines continue from the same position:
 the differential tests run every scenario test on both engines this way.  The reference
-holds melds as objects; the record holds, per owner, the unfinished group of each rank,
-the unfinished run of each suit, the unfinished book of 2s and the count of books.
+holds melds as objects; the record holds, per owner (and for the staged melds, in the row
+``STAGED``), the unfinished group of each rank, the unfinished run of each suit, the
+unfinished book of 2s and the count of books.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import numpy as np
 
 from handfoot_env.cards import NUM_KINDS, RED_THREE
 from handfoot_env.reference.state import Group, Run, TwosBook
-from handfoot_env.vector.state import DRAW, OVER, PLAY, fill_packs
+from handfoot_env.vector.state import DRAW, OVER, PLAY, STAGED, fill_packs
 
 if TYPE_CHECKING:
     from handfoot_env.reference import Game
@@ -24,7 +25,8 @@ _PHASES = {"draw": DRAW, "play": PLAY, "game_over": OVER}
 
 
 def _write_melds(melds, book_size: int, groups, runs, book_ranks, books, cards) -> int:
-    """The melds of one owner (or the staged ones) into the record's arrays; returns twos."""
+    """The melds of one row (an owner's table, or the staged melds) into the record's arrays;
+    returns the cards of its unfinished book of 2s."""
     groups[:] = 0
     runs[:] = 0
     book_ranks[:] = 0
@@ -60,10 +62,10 @@ def write_position(states: np.ndarray, packs: np.ndarray, b: int, game: Game) ->
     s["went_out"] = -1 if game.went_out is None else game.went_out
     s["num_steps"] = len(game.actions)
     s["deals_ended"] = len(game.deal_results)
-    for name, cards in (("stock", game.stock), ("pile", game.pile)):
+    for name, ids in (("stock", game.stock), ("pile", game.pile)):
         s[name][:] = 0
-        s[name][: len(cards)] = cards  # both keep the top last
-        s[f"{name}_len"] = len(cards)
+        s[name][: len(ids)] = ids  # both keep the top last
+        s[f"{name}_len"] = len(ids)
     for field in ("hand", "foot", "on_foot", "known", "hand_suits", "foot_suits"):
         s[field][:] = 0
     for i, seat in enumerate(game.seats):
@@ -74,33 +76,24 @@ def write_position(states: np.ndarray, packs: np.ndarray, b: int, game: Game) ->
         s["hand_suits"][i] = seat.hand_suits
         s["foot_suits"][i] = seat.foot_suits
 
-    # Only the player to move ever has staged melds.
-    staged = game.seats[game.current].staged if game.phase != "game_over" else []
-    staged_cards = np.zeros(NUM_KINDS, dtype=np.int64)
-    s["staged_twos"] = _write_melds(
-        staged,
-        rules.book_size,
-        s["staged_groups"],
-        s["staged_runs"],
-        s["staged_book_ranks"],
-        s["staged_books"],
-        staged_cards,
-    )
-    s["staged_cards"] = staged_cards
-    s["staged_value"] = sum(g.value for g in staged)
-    s["staged_suits"] = game.seats[game.current].staged_suits
-
     for field in ("groups", "runs", "twos", "books", "book_ranks", "table_cards", "opened", "totals"):
         s[field][:] = 0
-    for o, side in enumerate(game.sides):
+    # Each owner's table, then in the STAGED row the melds of the player to move (only it stages).
+    staged = game.seats[game.current].staged if game.phase != "game_over" else []
+    rows = {owner: side.groups for owner, side in enumerate(game.sides)}
+    rows[STAGED] = staged
+    for row, melds in rows.items():
         cards = np.zeros(NUM_KINDS, dtype=np.int64)
-        s["twos"][o] = _write_melds(
-            side.groups, rules.book_size, s["groups"][o], s["runs"][o], s["book_ranks"][o], s["books"][o], cards
+        s["twos"][row] = _write_melds(
+            melds, rules.book_size, s["groups"][row], s["runs"][row], s["book_ranks"][row], s["books"][row], cards
         )
-        cards[RED_THREE] += side.red_threes
-        s["table_cards"][o] = cards
+        s["table_cards"][row] = cards
+    for o, side in enumerate(game.sides):
+        s["table_cards"][o][RED_THREE] += side.red_threes
         s["opened"][o] = side.opened
         s["totals"][o] = game.totals[o]
+    s["staged_value"] = sum(g.value for g in staged)
+    s["staged_suits"] = game.seats[game.current].staged_suits
     s["deal_scores"][:] = 0
     for result in game.deal_results:
         s["deal_scores"][result.deal_index, : rules.num_owners] = result.scores

@@ -10,23 +10,10 @@ from __future__ import annotations
 
 from numba import njit
 
-from handfoot_env.cards import BLACK_THREE, NUM_KINDS, RED_THREE
-from handfoot_env.rule_facts import deal_score, owner_of
+from handfoot_env.cards import NUM_KINDS, RED_THREE
+from handfoot_env.rule_facts import deal_score, held_penalty, owner_of
 from handfoot_env.vector.legality import VALUES
-
-
-@njit(cache=True)
-def held_cost(rules, cards):
-    """What cards still held at the end of a deal cost (threes by the rules' penalties)."""
-    cost = 0
-    for k in range(NUM_KINDS):
-        if k == BLACK_THREE:
-            cost += cards[k] * rules.black_penalty
-        elif k == RED_THREE:
-            cost += cards[k] * rules.red_unlaid_penalty
-        else:
-            cost += cards[k] * VALUES[k]
-    return cost
+from handfoot_env.vector.state import STAGED
 
 
 @njit(cache=True)
@@ -37,14 +24,14 @@ def owner_deal_score(s, rules, owner, went_out):
     for k in range(NUM_KINDS):
         melded += s.table_cards[owner, k] * VALUES[k]
     held = 0
-    for seat in range(rules.players):
+    for seat in range(rules.num_players):
         if owner_of(rules, seat) != owner:
             continue
-        held += held_cost(rules, s.hand[seat])
+        held += held_penalty(rules, s.hand[seat])
         if seat == s.current:
-            held += held_cost(rules, s.staged_cards)
+            held += held_penalty(rules, s.table_cards[STAGED])
         if s.on_foot[seat] == 0:
-            held += held_cost(rules, s.foot[seat])
+            held += held_penalty(rules, s.foot[seat])
     out = went_out >= 0 and owner_of(rules, went_out) == owner
     return deal_score(
         rules,

@@ -19,12 +19,17 @@ PHASE_NAMES = {DRAW: "draw", PLAY: "play", OVER: "game_over"}
 # The record is sized for the largest table the rules allow (rules.py's capacity limits).
 MAX_OWNERS = MAX_PLAYERS
 MAX_CARDS = MAX_DECKS * CARDS_PER_DECK
+# The row of the table arrays (groups, runs, twos, books, book_ranks, table_cards) that holds
+# the staged melds: staging is laying down on a table of one's own until the opening, when
+# the row moves onto the owner's (the reference: ``seat.staged`` or ``side.groups``).
+STAGED = MAX_OWNERS
 
 
 def state_dtype() -> np.dtype:
     """The record of one game, sized for the largest table so that one compiled kernel
     serves every rule set (about 3.6 KiB; the shuffled packs are held beside it)."""
     players, owners, deals, cards = MAX_PLAYERS, MAX_OWNERS, MAX_DEALS, MAX_CARDS
+    rows = MAX_OWNERS + 1  # the owners' tables, then STAGED
     return np.dtype(
         [
             ("seed", np.int64),
@@ -49,22 +54,16 @@ def state_dtype() -> np.dtype:
             # With runs: the naturals of hand, foot and staged cards by [suit, rank].
             ("hand_suits", np.int8, (players, NUM_SUITS, NUM_NATURALS)),
             ("foot_suits", np.int8, (players, NUM_SUITS, NUM_NATURALS)),
-            ("staged_suits", np.int8, (NUM_SUITS, NUM_NATURALS)),
-            ("staged_runs", np.int8, (NUM_SUITS, 2)),  # unfinished staged run per suit: length, low
-            ("staged_twos", np.int8),  # cards in the unfinished staged book of 2s
-            # The player to move's staged cards (only the player to move ever stages).
-            ("staged_cards", np.int16, (NUM_KINDS,)),
-            ("staged_groups", np.int8, (NUM_NATURALS, 3)),  # unfinished: naturals, 2s, jokers
-            ("staged_books", np.int8, (2,)),  # clean, dirty
-            ("staged_value", np.int32),
-            # Each owner's table.
-            ("groups", np.int8, (owners, NUM_NATURALS, 3)),  # unfinished group per rank
-            ("runs", np.int8, (owners, NUM_SUITS, 2)),  # unfinished run per suit: length, low
-            ("twos", np.int8, (owners,)),  # cards in the unfinished book of 2s
-            ("books", np.int16, (owners, 2)),  # clean, dirty (house: red, black canastas)
-            ("book_ranks", np.int8, (owners, NUM_NATURALS, 2)),  # books per rank: clean, dirty
-            ("staged_book_ranks", np.int8, (NUM_NATURALS, 2)),
-            ("table_cards", np.int16, (owners, NUM_KINDS)),  # every card on the table, red threes too
+            ("staged_suits", np.int8, (NUM_SUITS, NUM_NATURALS)),  # the staged naturals by suit
+            ("staged_value", np.int32),  # points of the staged melds
+            # Each owner's table, and in the last row (STAGED) the melds the player to move has
+            # staged before opening (only the player to move ever stages).
+            ("groups", np.int8, (rows, NUM_NATURALS, 3)),  # unfinished group per rank: naturals, 2s, jokers
+            ("runs", np.int8, (rows, NUM_SUITS, 2)),  # unfinished run per suit: length, low
+            ("twos", np.int8, (rows,)),  # cards in the unfinished book of 2s
+            ("books", np.int16, (rows, 2)),  # clean, dirty (house: red, black canastas)
+            ("book_ranks", np.int8, (rows, NUM_NATURALS, 2)),  # books per rank: clean, dirty
+            ("table_cards", np.int16, (rows, NUM_KINDS)),  # every card in the row, red threes too
             ("opened", np.int8, (owners,)),
             ("totals", np.int32, (owners,)),
             ("deal_scores", np.int32, (deals, owners)),

@@ -22,31 +22,34 @@ from handfoot_env.vector.legality import (
     SUITED_DISCARD_ACTION,
     TAKE_ACTION,
     VALUES,
-    current_take_reason,
     decode,
+    group_size,
+    group_wilds,
     hand_total,
+    melds_row,
     minimum,
+    take_problem,
 )
 from handfoot_env.vector.masks import has_legal_action
 from handfoot_env.vector.scoring import owner_deal_score
-from handfoot_env.vector.state import DRAW, OVER, PLAY
+from handfoot_env.vector.state import DRAW, OVER, PLAY, STAGED
 
 
 # ---------------------------------------------------------------------------- the end of a deal
 @njit(cache=True)
 def end_deal(s, rules, packs, went_out):
-    """Reference ``_end_deal`` and ``score_deal``: score the deal, then the next deal or the end."""
+    """Reference ``end_deal`` and ``score_deal``: score the deal, then the next deal or the end."""
     s.went_out = went_out
     s.deals_ended += 1
-    for o in range(rules.owners):
+    for o in range(rules.num_owners):
         score = owner_deal_score(s, rules, o, went_out)
         s.deal_scores[s.deal, o] = score
         s.totals[o] += score
     reached = False
-    if rules.target > 0:
-        for o in range(rules.owners):
-            reached = reached or s.totals[o] >= rules.target
-    if s.deal + 1 >= rules.deals or reached:
+    if rules.target_score > 0:
+        for o in range(rules.num_owners):
+            reached = reached or s.totals[o] >= rules.target_score
+    if s.deal + 1 >= rules.num_deals or reached:
         s.phase = OVER
         return
     s.deal += 1
@@ -54,18 +57,18 @@ def end_deal(s, rules, packs, went_out):
 
 
 @njit(cache=True)
-def settle(s, rules, packs):
-    """Reference ``_begin_turn``: while the player to move can neither draw nor take, the deal ends."""
-    while s.phase != OVER and s.stock_len < rules.draw_count and current_take_reason(s, rules) != 0:
+def begin_turn(s, rules, packs):
+    """Reference ``begin_turn``: while the player to move can neither draw nor take, the deal ends."""
+    while s.phase != OVER and s.stock_len < rules.draw_count and take_problem(s, rules) != 0:
         end_deal(s, rules, packs, -1)
 
 
 @njit(cache=True)
 def end_deal_if_stuck(s, rules, packs):
-    """Reference ``_end_deal_if_stuck``: an empty stock and no legal action end the deal."""
+    """Reference ``end_deal_if_stuck``: an empty stock and no legal action end the deal."""
     if s.phase != OVER and s.stock_len == 0 and not has_legal_action(s, rules):
         end_deal(s, rules, packs, -1)
-        settle(s, rules, packs)
+        begin_turn(s, rules, packs)
 
 
 # ---------------------------------------------------------------------------- what the table saw
@@ -80,7 +83,7 @@ def show(s, p, kind, n):
 def show_staged(s):
     """The staged melds go down: their cards are seen to leave the mover's hand."""
     for k in range(NUM_KINDS):
-        show(s, s.current, k, s.staged_cards[k])
+        show(s, s.current, k, s.table_cards[STAGED, k])
 
 
 @njit(cache=True)
@@ -88,59 +91,46 @@ def receive_in_sight(s, rules, p, card):
     """A card from the pile enters the hand face up: the table knows the seat holds it
     (a red three that goes straight down is not held)."""
     receive(s, rules, p, card)
-    if not (rules.red_laid and KIND_OF_CARD[card] == RED_THREE):
+    if not (rules.red_threes_laid_down and KIND_OF_CARD[card] == RED_THREE):
         s.known[p, KIND_OF_CARD[card]] += 1
 
 
 # ---------------------------------------------------------------------------- melds
 @njit(cache=True)
-def add_to_table(s, rules, owner, rank, n, t, j):
-    """Add cards to the owner's unfinished group of ``rank`` (starting it if there is none)."""
-    s.groups[owner, rank, 0] += n
-    s.groups[owner, rank, 1] += t
-    s.groups[owner, rank, 2] += j
-    s.table_cards[owner, rank + FIRST_NATURAL] += n
-    s.table_cards[owner, TWO] += t
-    s.table_cards[owner, JOKER] += j
-    if s.groups[owner, rank, 0] + s.groups[owner, rank, 1] + s.groups[owner, rank, 2] >= rules.book_size:
-        dirty = 0 if s.groups[owner, rank, 1] + s.groups[owner, rank, 2] == 0 else 1
-        s.books[owner, dirty] += 1
-        s.book_ranks[owner, rank, dirty] += 1
-        s.groups[owner, rank, :] = 0
-
-
-@njit(cache=True)
-def add_to_staged(s, rules, rank, n, t, j):
-    s.staged_groups[rank, 0] += n
-    s.staged_groups[rank, 1] += t
-    s.staged_groups[rank, 2] += j
-    s.staged_cards[rank + FIRST_NATURAL] += n
-    s.staged_cards[TWO] += t
-    s.staged_cards[JOKER] += j
-    s.staged_value += n * VALUES[rank + FIRST_NATURAL] + t * VALUES[TWO] + j * VALUES[JOKER]
-    if s.staged_groups[rank, 0] + s.staged_groups[rank, 1] + s.staged_groups[rank, 2] >= rules.book_size:
-        dirty = 0 if s.staged_groups[rank, 1] + s.staged_groups[rank, 2] == 0 else 1
-        s.staged_books[dirty] += 1
-        s.staged_book_ranks[rank, dirty] += 1
-        s.staged_groups[rank, :] = 0
+def add_to_group(s, rules, row, rank, n, t, j):
+    """Add cards to the unfinished group of ``rank`` in ``row`` (an owner's table, or STAGED),
+    starting it if there is none; at ``book_size`` cards it becomes a book."""
+    s.groups[row, rank, 0] += n
+    s.groups[row, rank, 1] += t
+    s.groups[row, rank, 2] += j
+    s.table_cards[row, rank + FIRST_NATURAL] += n
+    s.table_cards[row, TWO] += t
+    s.table_cards[row, JOKER] += j
+    if row == STAGED:
+        s.staged_value += n * VALUES[rank + FIRST_NATURAL] + t * VALUES[TWO] + j * VALUES[JOKER]
+    if group_size(s, row, rank) >= rules.book_size:
+        dirty = 0 if group_wilds(s, row, rank) == 0 else 1
+        s.books[row, dirty] += 1
+        s.book_ranks[row, rank, dirty] += 1
+        s.groups[row, rank, :] = 0
 
 
 @njit(cache=True)
 def open_side(s, owner):
-    """The staged groups go down together; the owner has opened."""
+    """The staged melds go down together onto the owner's table; the owner has opened."""
     for r in range(NUM_NATURALS):
         for c in range(3):
-            s.groups[owner, r, c] += s.staged_groups[r, c]
+            s.groups[owner, r, c] += s.groups[STAGED, r, c]
         for c in range(2):
-            s.book_ranks[owner, r, c] += s.staged_book_ranks[r, c]
+            s.book_ranks[owner, r, c] += s.book_ranks[STAGED, r, c]
     for suit in range(NUM_SUITS):
-        s.runs[owner, suit, 0] = s.staged_runs[suit, 0]
-        s.runs[owner, suit, 1] = s.staged_runs[suit, 1]
-    s.twos[owner] = s.staged_twos
-    s.books[owner, 0] += s.staged_books[0]
-    s.books[owner, 1] += s.staged_books[1]
+        s.runs[owner, suit, 0] = s.runs[STAGED, suit, 0]
+        s.runs[owner, suit, 1] = s.runs[STAGED, suit, 1]
+    s.twos[owner] = s.twos[STAGED]
+    s.books[owner, 0] += s.books[STAGED, 0]
+    s.books[owner, 1] += s.books[STAGED, 1]
     for k in range(NUM_KINDS):
-        s.table_cards[owner, k] += s.staged_cards[k]
+        s.table_cards[owner, k] += s.table_cards[STAGED, k]
     clear_staged(s)
     s.opened[owner] = 1
 
@@ -152,7 +142,7 @@ def after_meld(s, rules, packs):
         return
     if s.on_foot[p]:
         end_deal(s, rules, packs, p)
-        settle(s, rules, packs)
+        begin_turn(s, rules, packs)
     else:
         pick_up_foot(s, rules, p)
 
@@ -174,21 +164,20 @@ def book_suit(s, p, rank):
 
 
 @njit(cache=True)
-def lay_card(s, owner, opened, kind):
-    """One card leaves the player's hand for a meld: onto the table, or staged."""
+def lay_card(s, row, kind):
+    """One card leaves the player's hand for a meld in ``row``: onto the table, or staged."""
     s.hand[s.current, kind] -= 1
-    if opened:
-        show(s, s.current, kind, 1)
-        s.table_cards[owner, kind] += 1
-    else:
-        s.staged_cards[kind] += 1
+    s.table_cards[row, kind] += 1
+    if row == STAGED:
         s.staged_value += VALUES[kind]
+    else:
+        show(s, s.current, kind, 1)
 
 
 @njit(cache=True)
 def finish_meld(s, rules, packs, owner, opened):
     """After a run or book-of-2s card: open once the staged melds reach the minimum, then
-    the foot (reference ``_meld``'s end)."""
+    the foot (reference ``after_meld``)."""
     if not opened:
         if s.staged_value < minimum(s, rules, owner):
             return  # still staging
@@ -203,8 +192,9 @@ def meld_run(s, rules, packs, op, suit, rank):
     p = s.current
     owner = owner_of(rules, p)
     opened = s.opened[owner] != 0
-    length = s.runs[owner, suit, 0] if opened else s.staged_runs[suit, 0]
-    low = s.runs[owner, suit, 1] if opened else s.staged_runs[suit, 1]
+    row = melds_row(s, owner)
+    length = s.runs[row, suit, 0]
+    low = s.runs[row, suit, 1]
     if op == 0:
         first, count, length, low = rank, 3, 3, rank
     elif op == 1:
@@ -215,20 +205,13 @@ def meld_run(s, rules, packs, op, suit, rank):
         s.hand_suits[p, suit, r] -= 1
         if not opened:
             s.staged_suits[suit, r] += 1
-        lay_card(s, owner, opened, r + FIRST_NATURAL)
+        lay_card(s, row, r + FIRST_NATURAL)
     if length >= rules.book_size:  # a red canasta: closed
         length = 0
         low = 0
-        if opened:
-            s.books[owner, 0] += 1
-        else:
-            s.staged_books[0] += 1
-    if opened:
-        s.runs[owner, suit, 0] = length
-        s.runs[owner, suit, 1] = low
-    else:
-        s.staged_runs[suit, 0] = length
-        s.staged_runs[suit, 1] = low
+        s.books[row, 0] += 1
+    s.runs[row, suit, 0] = length
+    s.runs[row, suit, 1] = low
     finish_meld(s, rules, packs, owner, opened)
 
 
@@ -237,20 +220,15 @@ def meld_twos(s, rules, packs, op):
     """Start the book of 2s with three (op 0) or add one (op 1)."""
     owner = owner_of(rules, s.current)
     opened = s.opened[owner] != 0
+    row = melds_row(s, owner)
     count = 3 if op == 0 else 1
     for _ in range(count):
-        lay_card(s, owner, opened, TWO)
-    size = (s.twos[owner] if opened else s.staged_twos) + count
+        lay_card(s, row, TWO)
+    size = s.twos[row] + count
     if size >= rules.book_size:  # a red canasta: closed
         size = 0
-        if opened:
-            s.books[owner, 0] += 1
-        else:
-            s.staged_books[0] += 1
-    if opened:
-        s.twos[owner] = size
-    else:
-        s.staged_twos = size
+        s.books[row, 0] += 1
+    s.twos[row] = size
     finish_meld(s, rules, packs, owner, opened)
 
 
@@ -273,27 +251,35 @@ def meld(s, rules, packs, op, rank, comp):
     s.hand[p, kind] -= n
     s.hand[p, TWO] -= t
     s.hand[p, JOKER] -= j
-    if rules.runs:  # the naturals leave the hand by suit (reference ``_book_suit``)
+    if rules.runs:  # the naturals leave the hand by suit (reference ``book_suit``)
         for _ in range(n):
             suit = book_suit(s, p, rank)
             s.hand_suits[p, suit, rank] -= 1
             if s.opened[owner] == 0:
                 s.staged_suits[suit, rank] += 1
-    if s.opened[owner]:
-        show(s, p, kind, n)
-        show(s, p, TWO, t)
-        show(s, p, JOKER, j)
-        add_to_table(s, rules, owner, rank, n, t, j)
-    else:
-        add_to_staged(s, rules, rank, n, t, j)
+    row = melds_row(s, owner)
+    add_to_group(s, rules, row, rank, n, t, j)
+    if row == STAGED:
         if s.staged_value < minimum(s, rules, owner):
             return  # still staging
         show_staged(s)
         open_side(s, owner)
+    else:
+        show(s, p, kind, n)
+        show(s, p, TWO, t)
+        show(s, p, JOKER, j)
     after_meld(s, rules, packs)
 
 
 # ---------------------------------------------------------------------------- draw, take, discard
+@njit(cache=True)
+def draw(s, rules):
+    for _ in range(rules.draw_count):
+        if s.stock_len > 0:  # red-three replacements may have emptied it
+            receive(s, rules, s.current, pop_stock(s))
+    s.phase = PLAY
+
+
 @njit(cache=True)
 def take_pile(s, rules, packs):
     p = s.current
@@ -302,14 +288,13 @@ def take_pile(s, rules, packs):
     top = KIND_OF_CARD[s.pile[s.pile_len]]
     s.hand[p, top] -= 2
     show(s, p, top, 2)
-    if s.opened[owner] == 0:  # groups staged before the take go down with it
+    opened = s.opened[owner] != 0
+    if not opened:  # groups staged before the take go down with it
         show_staged(s)
-    if s.opened[owner]:
-        add_to_table(s, rules, owner, top - FIRST_NATURAL, 3, 0, 0)
-    else:
-        add_to_staged(s, rules, top - FIRST_NATURAL, 3, 0, 0)
+    add_to_group(s, rules, melds_row(s, owner), top - FIRST_NATURAL, 3, 0, 0)
+    if not opened:
         open_side(s, owner)
-    count = s.pile_len if rules.take_count < 0 else rules.take_count - 1
+    count = s.pile_len if rules.pile_take_count < 0 else rules.pile_take_count - 1
     for _ in range(min(count, s.pile_len)):
         s.pile_len -= 1
         receive_in_sight(s, rules, p, s.pile[s.pile_len])
@@ -338,7 +323,7 @@ def discard(s, rules, packs, card):
     s.pile[s.pile_len] = card
     s.pile_len += 1
     for k in range(NUM_KINDS):  # staged melds that never reached the minimum go back
-        s.hand[p, k] += s.staged_cards[k]
+        s.hand[p, k] += s.table_cards[STAGED, k]
     if rules.runs:
         for suit in range(NUM_SUITS):
             for r in range(NUM_NATURALS):
@@ -347,56 +332,48 @@ def discard(s, rules, packs, card):
     if hand_total(s, p) == 0:
         if s.on_foot[p]:
             end_deal(s, rules, packs, p)
-            settle(s, rules, packs)
+            begin_turn(s, rules, packs)
             return
         pick_up_foot(s, rules, p)
-    s.current = (p + 1) % rules.players
+    s.current = (p + 1) % rules.num_players
     s.phase = DRAW
-    settle(s, rules, packs)
+    begin_turn(s, rules, packs)
 
 
 # ---------------------------------------------------------------------------- one action, one game
 @njit(cache=True)
-def apply_action(s, rules, packs, action):
-    """Apply a legal action (the caller has checked it)."""
+def apply(s, rules, packs, action):
+    """Reference ``apply`` without its check (``batch.py`` checks every game's action first):
+    apply one legal action, then end the deal if the mover is stuck; True if a deal ended."""
+    deals_before = s.deals_ended
     s.num_steps += 1
     kind, op, x, y = decode(action)
     if kind == DRAW_ACTION:
-        for _ in range(rules.draw_count):
-            if s.stock_len > 0:  # red-three replacements may have emptied it
-                receive(s, rules, s.current, pop_stock(s))
-        s.phase = PLAY
+        draw(s, rules)
     elif kind == TAKE_ACTION:
-        if rules.one_plus_discard:
+        if rules.draw_one_plus_discard:
             take_top_discard(s, rules)
         else:
             take_pile(s, rules, packs)
-    elif kind == GROUP_ACTION:
-        meld(s, rules, packs, op, x, y)
     elif kind == DISCARD_ACTION or kind == SUITED_DISCARD_ACTION:
         discard(s, rules, packs, x)
+    elif kind == GROUP_ACTION:
+        meld(s, rules, packs, op, x, y)
     elif kind == RUN_ACTION:
         meld_run(s, rules, packs, op, x, y)
     else:
         meld_twos(s, rules, packs, op)
-
-
-@njit(cache=True)
-def apply_game(s, rules, packs, action):
-    """Apply one checked, legal action; True if it ended a deal."""
-    deals_before = s.deals_ended
-    apply_action(s, rules, packs, action)
     end_deal_if_stuck(s, rules, packs)
     return s.deals_ended > deals_before
 
 
 @njit(cache=True)
 def reset_game(s, rules, packs):
-    s.first_dealer = rules.players - 1  # decision: seat 0 starts deal 1
+    s.first_dealer = rules.num_players - 1  # decision: seat 0 starts deal 1
     s.deal = 0
     s.deals_ended = 0
     s.num_steps = 0
     s.totals[:] = 0
     s.deal_scores[:] = 0
     start_deal(s, rules, packs)
-    settle(s, rules, packs)
+    begin_turn(s, rules, packs)

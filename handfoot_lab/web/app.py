@@ -2,8 +2,12 @@
 
 One table per browser session (a cookie), several sessions at once.  Every answer about a
 game is ``views.position`` for the session's seat: during play, only what that seat may
-know.  Every refusal — an illegal or stale move, an unknown table, a body that is not JSON —
-is a status code and ``{"error": "<one clear line>"}``, the game unchanged.
+know.  A game played here without a seed deals from an unpredictable one (62 bits from
+``secrets``); its record, which holds the seed, is given only once the game is over; the
+agents and the Coach draw their randomness from a secret the server picks when it starts.
+A watched game or a replay shows hidden cards only when asked (``reveal=1``).  Every
+refusal — an illegal or stale move, an unknown table, a body that is not JSON — is a
+status code and ``{"error": "<one clear line>"}``, the game unchanged.
 
     POST /api/play    {preset, players, opponents, partner, hint, seed}   a new game against agents
     POST /api/act     {turn, action | command}                             your move, then theirs
@@ -13,7 +17,8 @@ is a status code and ``{"error": "<one clear line>"}``, the game unchanged.
     POST /api/replay  <a record>                                           open a record
     POST /api/goto    {step} | {deal}                                      move through the replay
     GET  /api/table   ?seat=N&reveal=1                                     the session's table
-    GET  /api/record                                                       the game as a record (JSON)
+    GET  /api/record                                                       the game as a record (JSON):
+                                                                           a game you play, once it is over
     GET  /api/options                                                      presets, player counts, agents
 """
 
@@ -23,6 +28,7 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +39,15 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from agents import AGENT_NAMES
+from agents import AGENT_NAMES, AgentFault
 from handfoot_env.rules import PRESET_NAMES, Rules
+from handfoot_lab.play import unpredictable_seed
 from handfoot_lab.web.tables import PlayTable, Refused, ReplayTable, WatchTable
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "handfoot_session"
 MAX_TABLES = 256  # the oldest sessions' tables go first
+MAX_SEED = 2**63 - 1  # the vector engine (the Coach's play-outs) keeps seeds as int64
 
 
 class Tables:
@@ -87,11 +95,12 @@ def rules_from(data: dict[str, Any]) -> Rules:
         raise Refused(str(exc)) from None
 
 
-def agent_name(data: dict[str, Any], key: str, default: str) -> str:
+def agent_name(data: dict[str, Any], key: str, default: str, offered: Sequence[str] = AGENT_NAMES) -> str:
     name = data.get(key, default)
-    # ppo:PATH is not offered: a page must not make the server load files of its choosing.
-    if not isinstance(name, str) or name not in AGENT_NAMES:
-        raise Refused(f"'{key}' must be one of {', '.join(AGENT_NAMES)}, got {name!r}")
+    # Only the offered names: a page must not make the server load files (ppo:PATH) or code
+    # (py:...) of its choosing; those the server was started with (serve --agent) are offered.
+    if not isinstance(name, str) or name not in offered:
+        raise Refused(f"'{key}' must be one of {', '.join(offered)}, got {name!r}")
     return name
 
 
@@ -114,14 +123,25 @@ def player_counts(preset: str) -> tuple[int, ...]:
 
 
 def seed_from(data: dict[str, Any]) -> int:
-    seed = data.get("seed", secrets.randbelow(10**9))
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise Refused(f"'seed' must be a non-negative whole number, got {seed!r}")
+    """The seed a person typed (a whole number, or its digits as text: a page's numbers lose
+    digits beyond 2**53), or an unpredictable one."""
+    seed = data.get("seed")
+    if seed is None or seed == "":
+        return unpredictable_seed()
+    if isinstance(seed, str) and seed.isascii() and seed.isdigit():
+        seed = int(seed)
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise Refused(f"'seed' must be a whole number from 0 to {MAX_SEED}, got {seed!r}")
     return seed
 
 
-def create_app() -> Starlette:
+def create_app(secret: int | None = None, agents: Sequence[str] = AGENT_NAMES) -> Starlette:
+    """The app; ``secret`` (drawn with ``secrets`` when not given: tests pin it) seeds the
+    agents and the Coach's redeals, so that their moves say nothing of a game's seed;
+    ``agents``: the names a page may choose from."""
     tables = Tables()
+    offered = tuple(agents)
+    secret = secrets.randbits(128) if secret is None else secret
 
     def opened(table) -> Response:
         """The first answer of a new table, with the cookie of its new session."""
@@ -168,7 +188,7 @@ def create_app() -> Starlette:
     async def options(request: Request) -> Response:
         return JSONResponse(
             {
-                "agents": list(AGENT_NAMES),
+                "agents": list(offered),
                 "presets": {
                     name: {"players": list(player_counts(name)), "default": Rules.preset(name).num_players}
                     for name in PRESET_NAMES
@@ -179,15 +199,16 @@ def create_app() -> Starlette:
     async def play(request: Request) -> Response:
         data = await body(request)
         rules = rules_from(data)
-        partner = agent_name(data, "partner", "heuristic")
+        partner = agent_name(data, "partner", "heuristic", offered)
         return opened(
             await run_in_threadpool(
                 PlayTable,
                 rules,
                 seed_from(data),
-                agent_name(data, "opponents", "heuristic"),
+                agent_name(data, "opponents", "heuristic", offered),
                 partner,
-                agent_name(data, "hint", "heuristic"),
+                agent_name(data, "hint", "heuristic", offered),
+                secret,
             )
         )
 
@@ -207,7 +228,9 @@ def create_app() -> Starlette:
         if not isinstance(names, list) or not names:
             raise Refused("'agents' must be a list of agent names, one per seat (cycled)")
         return opened(
-            await run_in_threadpool(WatchTable, rules, seed_from(data), [agent_name({"a": n}, "a", "") for n in names])
+            await run_in_threadpool(
+                WatchTable, rules, seed_from(data), [agent_name({"a": n}, "a", "", offered) for n in names], secret
+            )
         )
 
     async def advance(request: Request) -> Response:
@@ -232,11 +255,16 @@ def create_app() -> Starlette:
         table = table_of(request)
         if table.kind == "replay":
             raise Refused("a replay is a record already", 409)
+        # A game being played answers only once it is over (PlayTable.record); a watcher sees
+        # every card anyway.
         with table.lock:
             return JSONResponse(table.record(), headers={"Content-Disposition": 'attachment; filename="handfoot.json"'})
 
     async def refused(request: Request, exc: Refused) -> Response:
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+    async def faulted(request: Request, exc: AgentFault) -> Response:  # a py: agent broke the protocol
+        return JSONResponse({"error": str(exc)}, status_code=500)
 
     routes = [
         Route("/", index),
@@ -252,13 +280,14 @@ def create_app() -> Starlette:
         Route("/api/record", record),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={Refused: refused})
+    app = Starlette(routes=routes, exception_handlers={Refused: refused, AgentFault: faulted})
     app.state.tables = tables
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8765) -> None:
-    """Run the app with uvicorn until Ctrl-C; a port that cannot be had is one clear error."""
+def serve(host: str = "127.0.0.1", port: int = 8765, agents: Sequence[str] = AGENT_NAMES) -> None:
+    """Run the app with uvicorn until Ctrl-C; a port that cannot be had is one clear error;
+    ``agents``: the names the page offers."""
     import socket
 
     import uvicorn
@@ -268,7 +297,7 @@ def serve(host: str = "127.0.0.1", port: int = 8765) -> None:
     except OSError as exc:
         raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     print(f"handfoot: serving on http://{host}:{sock.getsockname()[1]}/  (Ctrl-C stops)", flush=True)
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(agents=agents), log_level="warning"))
     server.run(sockets=[sock])
 
 

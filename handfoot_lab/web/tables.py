@@ -3,6 +3,11 @@
 Each wraps a reference :class:`Game` (exact, with the refusal reasons in words) and answers
 with ``views.position`` — what its seat may know.  Requests that cannot be honoured raise
 :class:`Refused` (the game unchanged); the app turns it into a clear JSON error.
+
+A game being played keeps its hidden cards hidden in every answer: its record (which holds
+the seed, and the seed rebuilds every card) is given only once the game is over; the agents'
+and the Coach's randomness comes from the server's secret, never from the game's seed; and
+the Coach weighs moves on redeals of the unseen cards (``coach.py``), not on the real ones.
 """
 
 from __future__ import annotations
@@ -11,21 +16,22 @@ import copy
 import threading
 from typing import Any
 
-import numpy as np
-
 from agents import make_agent
 from handfoot_env import actions as A
 from handfoot_env.errors import IllegalActionError, RecordError
 from handfoot_env.reference import Game
 from handfoot_env.reference.record import start_game, to_record, validate_record
-from handfoot_env.rewards import margin
 from handfoot_env.rules import Rules
-from handfoot_lab.play import CommandError, agent_move, coach_note, command_for, parse_command
+from handfoot_lab.play import CommandError, agent_move, coach_note, command_for, parse_command, private_seed
+from handfoot_lab.web.coach import move_costs
 from handfoot_lab.web.views import position
 
 HUMAN = 0
 LOG_LENGTH = 40  # recent moves kept for the page
-COACHED_MOVES = 12  # moves a deal's review weighs at most (each costs two play-outs)
+COACHED_MOVES = 12  # moves a deal's review weighs at most (each costs two play-outs per redeal)
+RECORD_IN_PLAY = (
+    "the record of a game in play becomes available when the game is over: its seed rebuilds every hidden card"
+)
 
 
 class Refused(Exception):
@@ -49,17 +55,20 @@ class PlayTable:
 
     kind = "play"
 
-    def __init__(self, rules: Rules, seed: int, opponents: str, partner: str, hint: str):
+    def __init__(self, rules: Rules, seed: int, opponents: str, partner: str, hint: str, secret: int):
+        """``secret`` is the server's: the agents' and the Coach's seeds come from it (and the
+        game's seed), so that nothing they do can be worked back to the game's seed."""
         self.game = Game(rules, seed)
         self.lock = threading.Lock()
+        self.secret = private_seed(secret, seed)
         self.agents: dict[int, Any] = {}
         self.names = ["you"] + [""] * (rules.num_players - 1)
         for seat in range(1, rules.num_players):
             partner_seat = rules.owner_of(seat) == rules.owner_of(HUMAN)
             name = partner if partner_seat else opponents
-            self.agents[seat] = build_agent(name, seed + seat, rules)
+            self.agents[seat] = build_agent(name, private_seed(self.secret, seat), rules)
             self.names[seat] = name + (" (partner)" if partner_seat else "")
-        self.hint_agent = build_agent(hint, seed, rules)
+        self.hint_agent = build_agent(hint, private_seed(self.secret, HUMAN), rules)
         self.log: list[dict[str, Any]] = []
         self.reviews: list[dict[str, Any]] = []  # the Coach, one entry per finished deal
         self._my_moves: list[tuple[Game, int, int]] = []  # (position before, my move, the hint's move)
@@ -84,6 +93,9 @@ class PlayTable:
         }
 
     def record(self) -> dict[str, Any]:
+        """The game as a record, once it is over (:data:`RECORD_IN_PLAY` until then)."""
+        if not self.game.is_over:
+            raise Refused(RECORD_IN_PLAY, status=409)
         return to_record(self.game)
 
     # ------------------------------------------------------------------ moves
@@ -170,40 +182,33 @@ class PlayTable:
     def _review(self, deal_index: int) -> dict[str, Any]:
         """The person's moves of a finished deal that the hint agent would have changed, each
         with the tip it breaks and what it cost: both moves played out to the end of the deal
-        with the heuristic in every seat (with the cards as they lay), deal scores compared."""
+        with the heuristic in every seat, on redeals of the cards the person could not see
+        (``coach.move_costs``), deal margins compared."""
         moves, self._my_moves = self._my_moves, []
         changed = [(before, mine, theirs) for before, mine, theirs in moves if mine != theirs]
-        notes = []
-        heuristic = make_agent("heuristic", rules=self.game.rules)
-        for before, mine, theirs in changed[:COACHED_MOVES]:
-            cost = (_play_out(before, theirs, heuristic) - _play_out(before, mine, heuristic)) * 1000
-            notes.append(
-                {
-                    "move": A.describe(mine, before.rules),
-                    "instead": A.describe(theirs, before.rules),
-                    "command": command_for(theirs, before),
-                    "tip": coach_note(before, mine, theirs),
-                    "cost": round(float(cost)),
-                }
-            )
+        weighed = changed[:COACHED_MOVES]
+        costs = move_costs(
+            [before for before, _, _ in weighed],
+            [mine for _, mine, _ in weighed],
+            [theirs for _, _, theirs in weighed],
+            seed=private_seed(self.secret, deal_index, len(self.game.actions)),
+        )
+        notes = [
+            {
+                "move": A.describe(mine, before.rules),
+                "instead": A.describe(theirs, before.rules),
+                "command": command_for(theirs, before),
+                "tip": coach_note(before, mine, theirs),
+                "cost": cost,
+            }
+            for (before, mine, theirs), cost in zip(weighed, costs)
+        ]
         notes.sort(key=lambda n: -n["cost"])
         return {"deal": deal_index + 1, "moves": len(moves), "changed": len(changed), "notes": notes}
 
 
-def _play_out(before: Game, action: int, heuristic) -> float:
-    """My side's deal margin after ``action``, the heuristic playing every seat to the deal's end."""
-    game = copy.deepcopy(before)
-    deals = len(game.deal_results)
-    side = game.rules.owner_of(HUMAN)
-    game.step(action)
-    while len(game.deal_results) == deals:
-        game.step(agent_move(heuristic, game))
-    scores = np.array([game.deal_results[deals].scores])
-    return float(margin(scores, np.array([side]))[0])
-
-
 def why(game: Game, action: int) -> str:
-    """A short reason for a hinted move, in the documents' terms."""
+    """A short reason for a hinted move, in the terms of docs/rules.md ("Playing well")."""
     act = A.decode(action)
     if act.kind == "draw":
         return "nothing in the pile is worth taking now: draw two"
@@ -223,10 +228,13 @@ class WatchTable:
 
     kind = "watch"
 
-    def __init__(self, rules: Rules, seed: int, agents: list[str]):
+    def __init__(self, rules: Rules, seed: int, agents: list[str], secret: int):
         self.game = Game(rules, seed)
         self.lock = threading.Lock()
-        self.agents = [build_agent(agents[i % len(agents)], seed + i, rules) for i in range(rules.num_players)]
+        secret = private_seed(secret, seed)
+        self.agents = [
+            build_agent(agents[i % len(agents)], private_seed(secret, i), rules) for i in range(rules.num_players)
+        ]
         self.names = [agents[i % len(agents)] for i in range(rules.num_players)]
 
     def advance(self, steps: Any) -> None:
@@ -237,7 +245,7 @@ class WatchTable:
                 break
             self.game.step(agent_move(self.agents[self.game.current], self.game))
 
-    def state(self, seat: int | None = None, reveal: bool = True) -> dict[str, Any]:
+    def state(self, seat: int | None = None, reveal: bool = False) -> dict[str, Any]:
         seat = self.game.current if seat is None else seat
         view = position(self.game, seat, reveal=reveal, names=self.names)
         view.update(kind=self.kind, legal=[])

@@ -36,7 +36,7 @@ def test_gymnasium_make_wrappers_and_vector_envs():
     obs, info = env.reset(seed=1)
     done, steps = False, 0
     while not done:
-        obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+        obs, _reward, terminated, truncated, info = env.step(env.action_space.sample())
         done, steps = terminated or truncated, steps + 1
     assert "episode" in info and env.observation_space.contains(obs) and steps > 10
     vector = gymnasium.vector.SyncVectorEnv(
@@ -104,7 +104,7 @@ def test_pettingzoo_sb3_tutorial_with_only_the_constructor_changed():
         env = constructor()
         env.reset(seed=game)
         for agent in env.agent_iter():
-            obs, reward, termination, truncation, info = env.last()
+            obs, _reward, termination, truncation, _info = env.last()
             if termination or truncation:
                 winner = max(env.rewards, key=env.rewards.get)
                 break

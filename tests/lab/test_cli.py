@@ -14,7 +14,9 @@ ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "handfoot_lab.cli", *args], capture_output=True, text=True, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "handfoot_lab.cli", *args], capture_output=True, text=True, cwd=ROOT, check=False
+    )
 
 
 def test_demo_prints_a_score_table(capsys):
@@ -63,6 +65,15 @@ BAD_INPUTS = [
     (["bench", "--seconds", "-1"], "--seconds must be a positive number"),
     (["fuzz", "--games", "-1"], "--games must be at least 1"),
     (["play", "--partner", "greedy"], "has no partners"),
+    (["fuzz", "--policy", "genius"], "unknown policy 'genius': choose eager, mixed or an agent"),
+    (["eval", "--team", "py:{tmp}/missing.py:make"], "no Python file"),
+    (["eval", "--decision-seconds", "0"], "--decision-seconds must be a positive number"),
+    (["serve", "--agent", "py:{tmp}/missing.py:make"], "no Python file"),
+    (["benchmark", "genius"], "unknown agent 'genius'"),
+    (["benchmark", "random", "random"], "different agents"),
+    (["benchmark", "random", "--tables", "classic:3"], "'classic:3' is not a table of the benchmark"),
+    (["benchmark", "random", "--pairs", "0"], "--pairs must be at least 1"),
+    (["benchmark", "random", "--out", "{tmp}/dup.yaml"], "is a file; give a folder"),
 ]
 
 

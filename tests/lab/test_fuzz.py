@@ -41,7 +41,7 @@ def test_a_divergence_is_counted_with_its_replay_record_not_raised():
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             self.kernel_rules = self.kernel_rules.copy()
-            self.kernel_rules[0]["out_bonus"] = 101
+            self.kernel_rules[0]["going_out_bonus"] = 101
 
     original = fuzz.VectorEngine
     fuzz.VectorEngine = Planted
@@ -73,6 +73,7 @@ def test_ten_million_compared_steps_with_mixed_policies():
             "--jobs",
             "2",
         ],
+        check=False,
         capture_output=True,
         text=True,
         cwd=ROOT,

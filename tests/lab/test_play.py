@@ -53,6 +53,7 @@ def test_play_over_a_plain_pipe():
     commands = "s\nh\nm A A A\nt\n?\nbogus\nq\n"
     proc = subprocess.run(
         [sys.executable, "-m", "handfoot_lab.cli", "play", "--seed", "3"],
+        check=False,
         input=commands,
         capture_output=True,
         text=True,
@@ -151,7 +152,7 @@ def test_a_multi_card_command_is_checked_whole_and_applied_whole_or_not_at_all()
             parse_command(game, bad)
         assert fingerprint(game) == before
     # A later part of the command sees what an earlier one melded: 5 5 5 starts the group, 5 adds.
-    verb, actions = parse_command(game, "m 5 5 5, 5")
+    _verb, actions = parse_command(game, "m 5 5 5, 5")
     assert actions == [A.start_group(rank("5"), 0), A.add_natural(rank("5"))] and fingerprint(game) == before
 
 

@@ -10,7 +10,6 @@ from helpers import A, assert_illegal_actions_refused, kind, rank, scenario
 from handfoot_env.cards import RED_THREE
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import Game
-from handfoot_env.reference.scoring import held_penalty
 from handfoot_env.rules import Rules
 
 K, Q, NINE = rank("K"), rank("Q"), rank("9")
@@ -523,7 +522,7 @@ def test_stock_emptied_mid_turn_without_a_legal_action_ends_the_deal(preset, sea
     # Scored as usual: the 9 still in hand counts against (with a partner's cards), the two
     # red threes for.
     partners = [game.seats[p] for p in game.rules.members_of(owner) if p != seat]
-    partner_cost = sum(held_penalty(p.hand, game.rules) + held_penalty(p.foot, game.rules) for p in partners)
+    partner_cost = sum(game.rules.held_penalty(p.hand) + game.rules.held_penalty(p.foot) for p in partners)
     assert (mine.melded, mine.red_threes, mine.held) == (60, 200, -10 - partner_cost)
 
 

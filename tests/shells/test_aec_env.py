@@ -82,7 +82,7 @@ def test_same_agent_acts_until_its_discard():
     env.step(0)  # draw: the turn goes on
     assert env.agent_selection == first
     observation, *_ = env.last()
-    discard = [a for a in np.flatnonzero(observation["action_mask"]) if 68 <= a <= 82][0]
+    discard = next(a for a in np.flatnonzero(observation["action_mask"]) if 68 <= a <= 82)
     env.step(int(discard))
     assert env.agent_selection != first
 

@@ -140,6 +140,38 @@ def test_a_trained_agent_reaches_workers_by_value(tmp_path):
     assert spec.model is not None and spec.model == (ROOT / "agents" / "models" / "ppo_partnership.pt").read_bytes()
 
 
+def test_a_py_agent_benchmarks_on_ray_to_the_local_numbers_and_its_fault_comes_back_whole(tmp_path, capsys):
+    """The workers import the agent's file (the same path here); a fault on a worker is the
+    same one line and record as locally."""
+    from foreign_agents import trap_agent
+
+    from handfoot_lab.benchmark import SEED
+
+    random_agent = f"py:{ROOT / 'examples' / 'random_agent.py'}:make"
+    reports = []
+    for where, ray_args in (("local", []), ("ray", ["--ray"])):
+        args = ["benchmark", random_agent, "--tables", "classic:2", "--pairs", "3", "--no-progress", "--json"]
+        assert main([*args, "--out", str(tmp_path / where), *ray_args]) == 0
+        reports.append(json.loads(capsys.readouterr().out))
+    local, distributed = (
+        [_without_speed(r) for r in t["entries"][random_agent]["results"].values()]
+        for t in (reports[0]["tables"][0], reports[1]["tables"][0])
+    )
+    assert local == distributed and reports[1]["ray"] and not reports[0]["ray"]
+
+    trap, _ = trap_agent(tmp_path, Rules.preset("classic"), seed=SEED, step=137)
+    faults = []
+    for where, ray_args in (("trap_local", []), ("trap_ray", ["--ray"])):
+        args = ["benchmark", trap, "--tables", "classic:2", "--pairs", "1", "--no-progress"]
+        assert main([*args, "--out", str(tmp_path / where), *ray_args]) == 1
+        faults.append(json.loads((tmp_path / where / "benchmark.json").read_text())["faults"])
+    capsys.readouterr()
+    assert [f["message"].split("; the game so far")[0] for f in faults[0]] == [
+        f["message"].split("; the game so far")[0] for f in faults[1]
+    ]
+    assert Path(faults[1][0]["record"]).read_text() == Path(faults[0][0]["record"]).read_text()
+
+
 def test_tiny_distributed_training_resumes_and_prints_its_table(tmp_path, capsys):
     config = load_config(ROOT / "configs" / "ray_quick.yaml", TINY + [f"run_dir={tmp_path}", "total_timesteps=1024"])
     summary = train(config, progress=False)

@@ -37,7 +37,7 @@ def test_features_are_the_readable_heuristics_and_labels_are_about_the_next_play
         view = ObservationView(observations[b])
         for r in range(NUM_NATURALS):
             assert np.array_equal(out[b, r], readable.pair_features(view, r))
-    assert list(PAIR_FEATURES)[0] == "bias" and (out[:, :, 0] == 1).all()
+    assert next(iter(PAIR_FEATURES)) == "bias" and (out[:, :, 0] == 1).all()
 
 
 def test_the_fit_predicts_better_than_the_base_rate():

@@ -201,7 +201,7 @@ def test_ctrl_c_saves_a_checkpoint_and_says_how_to_resume(tmp_path):
             break
     time.sleep(2)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
+    _out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "resume with: handfoot train --config" in err
     assert (tmp_path / "tiny" / "checkpoint" / "trainer.pt").exists()

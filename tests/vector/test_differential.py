@@ -65,7 +65,7 @@ def test_a_planted_difference_is_caught():
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             self.kernel_rules = self.kernel_rules.copy()
-            self.kernel_rules[0]["dirty_bonus"] = 301
+            self.kernel_rules[0]["dirty_book_bonus"] = 301
 
     original = diff.VectorEngine
     diff.VectorEngine = Planted

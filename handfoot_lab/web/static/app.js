@@ -179,7 +179,10 @@ function renderHand() {
   $("meld").disabled = !MELD_KINDS.some((kind) => kinds.has(kind)) || selected.size === 0;
   $("discard").disabled = !(kinds.has("discard") || kinds.has("discard_suited")) || selected.size !== 1;
   $("hint").disabled = s.legal.length === 0;
-  $("save").disabled = false;
+  // A game in play has no record until it is over: its seed would rebuild every hidden card.
+  const recordLater = s.kind === "play" && !s.over;
+  $("save").disabled = recordLater;
+  $("save").title = recordLater ? "The record becomes available when the game is over: its seed rebuilds every hidden card." : "";
 
   const moves = $("moves");
   moves.replaceChildren();
@@ -331,7 +334,7 @@ function setupData() {
   return {
     preset: $("preset").value, players: Number($("players").value),
     opponents: $("opponents").value, partner: $("partner").value, hint: $("hint-agent").value,
-    ...(seed === "" ? {} : { seed: Number(seed) }),
+    ...(seed === "" ? {} : { seed }),  // as typed: the server reads the digits (a Number loses those past 2**53)
   };
 }
 

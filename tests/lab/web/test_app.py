@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import random
 
 import pytest
+from helpers import HIDDEN_SWAPS, swap_hidden_cards
 from starlette.testclient import TestClient
 
-from handfoot_env.cards import CARD_KIND
+from handfoot_env import actions as A
 from handfoot_env.rules import PRESET_NAMES
 from handfoot_lab.web.app import create_app
-from handfoot_lab.web.views import position
 
 
 @pytest.fixture
@@ -37,44 +38,142 @@ def play_moves(client: TestClient, state: dict, moves: int, rng: random.Random) 
 
 
 # ---------------------------------------------------------------------- anti-cheat
-def swap_hidden_card(game) -> bool:
-    """Swap one card between seat 1's hand and the stock (sizes kept): a position seat 0
-    cannot tell apart from the first.  False when no such swap exists."""
-    other, stock = game.seats[1], game.stock
-    for i, card in enumerate(stock):
-        stock_kind = int(CARD_KIND[card])
-        for kind, count in enumerate(other.hand):
-            if count and kind != stock_kind and kind >= 4 and stock_kind >= 4:  # naturals both
-                replacement = next(c for c in range(len(CARD_KIND)) if int(CARD_KIND[c]) == kind)
-                other.hand[kind] -= 1
-                other.hand[stock_kind] += 1
-                stock[i] = replacement
-                return True
-    return False
+LEAK_TABLES = [("classic", 2), ("classic", 3), ("partnership", 4), ("house", 2), ("house", 4)]
+BIG_SEED = 3_141_592_653_589_793_238  # 62 bits: its digits would show in any answer that gave it away
+QUESTIONS = ("/api/table", "/api/hint", "/api/record", "/api/options")
+MELD_KINDS = {
+    "start_group",
+    "add_natural",
+    "add_two",
+    "add_joker",
+    "start_run",
+    "extend_run_down",
+    "extend_run_up",
+    "start_twos_book",
+    "add_two_to_twos_book",
+}
+SWAPS_KEEPING_MY_FOOT = [swap for swap in HIDDEN_SWAPS if not swap.startswith("your foot")]
 
 
-@pytest.mark.parametrize("preset", ["classic", "partnership"])
-def test_a_player_sees_nothing_of_other_hands_or_the_stock(client, preset):
-    state = client.post(
-        "/api/play", json={"preset": preset, "seed": 5, "opponents": "random", "partner": "random"}
-    ).json()
-    state = play_moves(client, state, 30, random.Random(1))
-    game = table_of(client).game
-    changed = copy.deepcopy(game)
-    assert swap_hidden_card(changed)
-    assert position(changed, 0) == position(game, 0)  # what seat 0 is told does not depend on hidden cards
-    assert not any(key in json.dumps(state) for key in ("hand_cards", "foot_cards"))
-    # a player cannot ask for another seat's view or for the hidden cards
-    peek = client.get("/api/table?seat=1&reveal=1").json()
-    assert peek["seat"] == 0 and "hand_cards" not in json.dumps(peek)
+def answers(client: TestClient) -> list[tuple[str, int, bytes]]:
+    """Every question a player may ask between moves, with the server's answer byte for byte."""
+    return [(path, answer.status_code, answer.content) for path, answer in ((p, client.get(p)) for p in QUESTIONS)]
 
 
-def test_watching_and_replaying_may_reveal(client):
-    client.post("/api/watch", json={"preset": "classic", "seed": 2, "agents": ["greedy"]})
-    hidden = client.post("/api/advance?seat=1&reveal=0", json={"steps": 5}).json()
+def in_sync(real: TestClient, twin: TestClient) -> None:
+    """The twin session's table holds the real one's position again (a fresh copy)."""
+    table_of(twin).game = copy.deepcopy(table_of(real).game)
+    table_of(twin).log = copy.deepcopy(table_of(real).log)
+
+
+@pytest.mark.parametrize("preset,players", LEAK_TABLES)
+def test_no_answer_during_play_depends_on_a_hidden_card(preset, players):
+    """Two sessions play the same game (same seed, agents and server secret).  Before each of
+    the person's moves the twin's hidden cards are swapped, each way of ``HIDDEN_SWAPS`` in
+    turn (other hands and feet, the stock's top, the person's own foot), and every question
+    (table, hint, record, options) gets the same answer, byte for byte.  A meld (nothing
+    drawn, nobody else moves) is also played on a swapped twin and answered the same; those
+    swapped positions are the ones the Coach weighs at the deal's end, whose answer (review
+    included) must be the same too.  No answer holds the game's seed."""
+    app = create_app(secret=11)
+    real, twin = TestClient(app), TestClient(app)
+    setup = {"preset": preset, "players": players, "seed": BIG_SEED, "hint": "heuristic"}
+    first = real.post("/api/play", json=setup)
+    assert first.content == twin.post("/api/play", json=setup).content
+    state = first.json()
+    rng = random.Random(players)
+    swaps, meld_swaps = itertools.cycle(HIDDEN_SWAPS), itertools.cycle(SWAPS_KEEPING_MY_FOOT)
+    questioned = weighed_on_swapped_cards = 0
+    while not state["reviews"]:
+        game = table_of(real).game
+        expected = answers(real)
+        for path, _, body in expected:
+            assert str(BIG_SEED) not in body.decode(), f"{path} gives the game's seed away"
+        for swap in (next(swaps), next(swaps)):
+            swapped = copy.deepcopy(game)
+            if swap_hidden_cards(swapped, 0, swap, rng):
+                table_of(twin).game = swapped
+                assert answers(twin) == expected, swap
+                questioned += 1
+        in_sync(real, twin)
+
+        # The person's move: the hint's, or now and then another meld (one the Coach weighs).
+        hint = real.get("/api/hint").json()["action"]
+        melds = [move["action"] for move in state["legal"] if move["kind"] in MELD_KINDS]
+        other_melds = [meld for meld in melds if meld != hint]
+        action = rng.choice(other_melds) if other_melds and rng.random() < 0.6 else hint
+        swapped = copy.deepcopy(game)
+        on_swapped_cards = action in melds and swap_hidden_cards(swapped, 0, next(meld_swaps), rng)
+        if on_swapped_cards:
+            table_of(twin).game = swapped
+            weighed_on_swapped_cards += action != hint
+        request = {"turn": state["turn"], "action": action}
+        mine, theirs = real.post("/api/act", json=request), twin.post("/api/act", json=request)
+        assert mine.status_code == theirs.status_code == 200, mine.text
+        state = mine.json()
+        assert str(BIG_SEED) not in mine.text, "/api/act gives the game's seed away"
+        if on_swapped_cards and state["score_sheet"]:  # went out by the meld: held cards scored
+            assert state["reviews"] == theirs.json()["reviews"]
+        else:
+            assert mine.content == theirs.content, A.describe(action, game.rules)
+        in_sync(real, twin)
+    assert questioned >= 20 and weighed_on_swapped_cards >= 1
+    assert state["reviews"][0]["notes"]
+
+
+def test_watching_and_replaying_show_hidden_cards_only_when_asked(client):
+    watched = client.post("/api/watch", json={"preset": "classic", "seed": 2, "agents": ["greedy"]})
+    hidden = client.post("/api/advance?seat=1", json={"steps": 5}).json()
     shown = client.get("/api/table?seat=1&reveal=1").json()
-    assert "hand_cards" not in hidden["seats"][0] and "hand_cards" in shown["seats"][0]
-    assert hidden["seat"] == 1
+    for answer in (watched.json(), hidden, client.get("/api/table").json(), client.get("/api/table?seat=0").json()):
+        assert not any("hand_cards" in seat or "foot_cards" in seat for seat in answer["seats"])
+    assert all("hand_cards" in seat and "foot_cards" in seat for seat in shown["seats"])
+    assert hidden["seat"] == 1 and shown["seat"] == 1
+    # a watcher's view of a seat does not depend on the cards that seat cannot see
+    game = table_of(client).game
+    view = client.get("/api/table?seat=1").content
+    table_of(client).game = copy.deepcopy(game)
+    assert swap_hidden_cards(table_of(client).game, 1, "the stock's top and another hand", random.Random(0))
+    assert client.get("/api/table?seat=1").content == view
+    record = client.get("/api/record").json()  # a watcher sees every card: the record may be had at once
+
+    opened = client.post("/api/replay", json=record).json()
+    stepped = client.post("/api/goto?seat=0", json={"step": 3}).json()
+    for answer in (opened, stepped, client.get("/api/table").json()):
+        assert not any("hand_cards" in seat or "foot_cards" in seat for seat in answer["seats"])
+    shown = client.get("/api/table?seat=0&reveal=1").json()
+    assert all("hand_cards" in seat for seat in shown["seats"])
+
+
+def test_a_record_of_a_game_in_play_waits_for_its_end(client):
+    state = client.post("/api/play", json={"preset": "classic", "opponents": "greedy", "hint": "greedy"}).json()
+    seed = table_of(client).game.seed
+    answer = client.get("/api/record")
+    assert answer.status_code == 409
+    assert answer.json()["error"] == (
+        "the record of a game in play becomes available when the game is over: its seed rebuilds every hidden card"
+    )
+    rng = random.Random(5)
+    while not state["over"]:
+        assert str(seed) not in json.dumps(state)
+        state = play_moves(client, state, 1, rng)
+    record = client.get("/api/record")
+    assert record.status_code == 200 and record.json()["seed"] == seed
+    end = client.post("/api/replay", content=record.content).json()  # a 62-bit seed replays
+    assert client.post("/api/goto", json={"step": end["steps"]}).json()["score_sheet"] == state["score_sheet"]
+
+
+def test_a_default_seed_is_unpredictable_and_a_typed_one_is_kept():
+    app = create_app()
+    seeds = set()
+    for _ in range(40):
+        client = TestClient(app)
+        client.post("/api/watch", json={"preset": "classic", "agents": ["greedy"]})
+        seeds.add(table_of(client).game.seed)
+    assert len(seeds) == 40 and max(seeds) >= 2**61 and max(seeds) < 2**62  # 62 random bits
+    client = TestClient(app)
+    client.post("/api/play", json={"preset": "classic", "seed": "9007199254740993"})  # digits past 2**53, as text
+    assert table_of(client).game.seed == 9007199254740993
 
 
 # ---------------------------------------------------------------------- refusals
@@ -111,6 +210,8 @@ def test_bad_requests_are_refused_in_words_and_change_nothing(client):
         ("/api/play", {"preset": "partnership", "players": 3}, "players"),
         ("/api/play", {"opponents": "ppo:/etc/passwd"}, "opponents"),
         ("/api/play", {"seed": -1}, "seed"),
+        ("/api/play", {"seed": 2**63}, "seed"),
+        ("/api/play", {"seed": "12ab"}, "seed"),
         ("/api/watch", {"agents": "heuristic"}, "agents"),
         ("/api/replay", {"format": "nonsense"}, "record"),
     ],

@@ -8,10 +8,15 @@ import os
 import random
 import re
 
+import numpy as np
 import pytest
 
 pytest.importorskip("playwright")
 from playwright.sync_api import Page, expect
+
+from handfoot_env.reference import Game
+from handfoot_env.reference.record import to_record
+from handfoot_env.rules import Rules
 
 SCREENSHOT = os.environ.get("HANDFOOT_SCREENSHOT")  # e.g. docs/web_table.png, for the README
 
@@ -123,7 +128,14 @@ def test_a_replay_opened_and_stepped(page: Page, server_url: str, tmp_path):
     rng = random.Random(2)
     for _ in range(12):
         take_my_turn_step(page, rng)
-    record = page.evaluate("async () => (await fetch('/api/record')).json()")
+    # A game in play has no record until it is over (its seed would show every hidden card).
+    expect(page.locator("#save")).to_be_disabled()
+    expect(page.locator("#save")).to_have_attribute("title", re.compile("when the game is over"))
+    game = Game(Rules.preset("house"), seed=3)
+    moves = np.random.default_rng(2)
+    for _ in range(40):
+        game.step(int(moves.choice(np.flatnonzero(game.legal_mask()))))
+    record = to_record(game)
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
     page.locator("#replay-file").set_input_files(str(path))

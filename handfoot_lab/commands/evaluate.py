@@ -1,0 +1,168 @@
+"""``handfoot eval``: a duplicate-deal match between two lineups, or a round robin with
+ratings, here or on a Ray cluster (``--ray``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from handfoot_lab.cli_common import (
+    add_ray_arg,
+    add_rules_args,
+    print_match,
+    ray_cluster,
+    require_positive,
+    rules_from_args,
+    writable_path,
+)
+
+
+def add_parser(sub) -> None:
+    from agents import agent_usage
+    from agents.foreign import DEFAULT_DECISION_SECONDS
+
+    p = sub.add_parser(
+        "eval",
+        help="duplicate-deal match between lineups (or a round robin), with intervals",
+        description="Duplicate deals: every shuffled deal is played once with each lineup on each "
+        "side, so both get the same cards; win rate and score difference with 95% "
+        "intervals over the duplicate sets. --round-robin plays every pair and rates them. "
+        f"Agents: {agent_usage()}.",
+    )
+    add_rules_args(p)
+    p.add_argument("--team", default="heuristic", help="agent of the first lineup")
+    p.add_argument("--vs", default="greedy", help="agent of the other side(s)")
+    p.add_argument(
+        "--pairs",
+        type=int,
+        default=200,
+        help="duplicate sets: each shuffled deal played once per side (a pair of games when two sides)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the first duplicate set")
+    p.add_argument("--round-robin", help="comma-separated agents: every pair plays; Elo table and crosstable")
+    p.add_argument("--chart", help="with --round-robin: save a PNG chart of the ratings here")
+    p.add_argument("--records", help="save every game's record in this folder (for handfoot replay and serve)")
+    p.add_argument(
+        "--decision-seconds",
+        type=float,
+        default=DEFAULT_DECISION_SECONDS,
+        help=f"a py: agent's time limit per decision (default {DEFAULT_DECISION_SECONDS:g} s)",
+    )
+    p.add_argument(
+        "--faults",
+        default="faults",
+        help="where the record of a game a py: agent broke is saved (default: ./faults)",
+    )
+    add_ray_arg(
+        p,
+        "spread the games over a Ray cluster: alone, one started on this machine; 'auto' the one "
+        "'ray start' runs here; HOST:PORT a head node (same results as without --ray)",
+    )
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """A duplicate-deal match between two lineups, or a round robin over several agents (--ray: on a cluster)."""
+    rules = rules_from_args(args)
+    require_positive(args, "pairs")
+    if not args.decision_seconds > 0:
+        raise ValueError(f"--decision-seconds must be a positive number of seconds, got {args.decision_seconds}")
+    if args.chart:
+        if not args.round_robin:
+            raise ValueError("--chart draws the ratings of a round robin: add --round-robin")
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise ValueError("--chart needs matplotlib: pip install 'handfoot[train]'") from None
+        writable_path(args.chart, "--chart")
+    if args.round_robin and args.records:
+        raise ValueError("--records saves the games of one match: leave out --round-robin")
+    if args.ray is not None and args.records:
+        raise ValueError("--records saves games on this machine: leave out --ray")
+    with ray_cluster(args.ray) as cluster:
+        return _eval(args, rules, cluster)
+
+
+def build(name: str, seed: int, rules, decision_seconds: float):
+    """``make_agent``, with a foreign agent's time limit set."""
+    from agents import GuardedAgent, make_agent
+
+    agent = make_agent(name, seed=seed, rules=rules)
+    if isinstance(agent, GuardedAgent):
+        agent.decision_seconds = decision_seconds
+    return agent
+
+
+def _eval(args: argparse.Namespace, rules, cluster) -> int:
+    from train.evaluate import MatchFault, crosstable_markdown, play_match, ratings_chart, round_robin
+
+    play_matches = None
+    if cluster is not None:
+        from train.cluster import agent_spec, play_matches_on_ray
+
+        def play_matches(pairs: list[tuple[str, str]]):
+            specs = {
+                name: agent_spec(name, rules, decision_seconds=args.decision_seconds) for pair in pairs for name in pair
+            }
+            try:
+                return play_matches_on_ray(
+                    rules,
+                    [(specs[a], specs[b]) for a, b in pairs],
+                    args.pairs,
+                    seed=args.seed,
+                    progress=not args.no_progress,
+                )
+            except MatchFault as fault:
+                fault.save_record(args.faults)
+                raise
+
+    if args.round_robin:
+        names = [name.strip() for name in args.round_robin.split(",")]
+        if len(names) < 2 or len(set(names)) != len(names):
+            raise ValueError(f"--round-robin needs two or more different agents, got {args.round_robin!r}")
+        table = round_robin(
+            rules,
+            {n: build(n, args.seed, rules, args.decision_seconds) for n in names},
+            args.pairs,
+            seed=args.seed,
+            progress=not args.no_progress,
+            play_matches=play_matches,
+            faults=args.faults,
+        )
+        if args.json:
+            print(json.dumps(table, indent=2))
+        else:
+            print(crosstable_markdown(table))
+        if args.chart:
+            ratings_chart(table, args.chart)
+            print(f"chart saved to {args.chart}", file=sys.stderr)
+        return 0
+    team = build(args.team, args.seed, rules, args.decision_seconds)
+    vs = build(args.vs, args.seed + 1, rules, args.decision_seconds)
+    if args.records:
+        Path(args.records).mkdir(parents=True, exist_ok=True)
+    if play_matches is not None:
+        result = play_matches([(args.team, args.vs)])[0]
+    else:
+        result = play_match(
+            rules,
+            team,
+            vs,
+            args.pairs,
+            seed=args.seed,
+            progress=not args.no_progress,
+            records=args.records,
+            faults=args.faults,
+        )
+    result.team, result.vs = args.team, args.vs
+    if args.records:
+        print(f"{result.games} game records saved in {args.records}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return 0
+    print_match(rules, result, args.pairs)
+    return 0

@@ -1,0 +1,101 @@
+"""One registry of agents by name: every kind builds from it, names are checked in one line,
+and the Ray specs learn from it which file travels with a name."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents import (
+    AGENT_NAMES,
+    REGISTRY,
+    AgentKind,
+    GuardedAgent,
+    agent_model_file,
+    agent_usage,
+    check_agent_name,
+    is_foreign,
+    make_agent,
+    register,
+)
+from agents.ppo import PPOAgent, shipped_model
+from handfoot_env.baselines import BASELINE_NAMES
+from handfoot_env.rules import Rules
+
+RANDOM_FILE = """
+import numpy as np
+
+def make(seed=0):
+    rng = np.random.default_rng(seed)
+    return lambda observation: int(rng.choice(np.flatnonzero(observation["action_mask"])))
+"""
+
+
+def test_every_name_without_an_argument_builds_an_agent_that_acts_legally():
+    rules = Rules.preset("partnership")
+    assert AGENT_NAMES == (*BASELINE_NAMES, "tuned", "ppo")
+    masks = np.zeros((3, 173), dtype=bool)
+    masks[[0, 1, 2], [0, 1, 5]] = True  # one legal action per row: every agent must find it
+    for name in AGENT_NAMES:
+        agent = make_agent(name, seed=1, rules=rules)
+        assert list(agent.act(np.zeros((3, 599), np.float32), masks)) == [0, 1, 5], name
+
+
+def test_names_are_checked_in_one_line_without_loading_anything(tmp_path):
+    check_agent_name(f"ppo:{tmp_path / 'not_yet_trained.pt'}")  # made later: fine now
+    check_agent_name("py:my_agent.py:make:depth=3")
+    for bad, message in (
+        ("genius", "unknown agent 'genius': choose one of random, greedy, heuristic, tuned[:PATH], ppo[:PATH], py:"),
+        ("random:3", "random takes nothing after it"),
+        ("py", "write py:FILE_OR_MODULE:FACTORY[:ARG]"),
+        ("py:agent.py", "write py:FILE.py:FACTORY or py:MODULE:FACTORY"),
+        ("py:agent.py:not-a-name", "write py:FILE.py:FACTORY"),
+        ("ppo:", "write ppo[:PATH]"),
+        ("", "an agent name is needed"),
+    ):
+        with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("(", r"\(")):
+            check_agent_name(bad)
+
+
+def test_model_files_travel_with_their_names_and_py_agents_are_foreign(tmp_path):
+    rules = Rules.preset("house", num_players=4)
+    assert agent_model_file("ppo", rules) == shipped_model(rules, "ppo")
+    assert agent_model_file("tuned", rules) == shipped_model(rules, "tuned")
+    assert agent_model_file("ppo:/x/m.zip", rules).as_posix() == "/x/m.zip"
+    assert agent_model_file("heuristic", rules) is None and agent_model_file("py:a.py:make", rules) is None
+    assert is_foreign("py:a.py:make") and not any(is_foreign(n) for n in AGENT_NAMES)
+
+
+def test_a_py_agent_is_built_from_a_file_behind_the_guard(tmp_path):
+    (tmp_path / "mine.py").write_text(RANDOM_FILE)
+    agent = make_agent(f"py:{tmp_path / 'mine.py'}:make", seed=3)
+    assert isinstance(agent, GuardedAgent) and agent.name == f"py:{tmp_path / 'mine.py'}:make"
+    masks = np.zeros((2, 173), dtype=bool)
+    masks[0, 7] = masks[1, 9] = True
+    assert list(agent.act(np.zeros((2, 599), np.float32), masks)) == [7, 9]
+
+
+def test_the_shipped_ppo_supports_its_own_tables_and_a_saved_one_only_its_own():
+    rules = Rules.preset("classic")
+    assert make_agent("ppo", rules=rules).supports(rules)
+    saved = PPOAgent.load(shipped_model(rules), rules=rules)  # as ppo:PATH loads it
+    assert saved.supports(rules) and not saved.supports(Rules.preset("partnership"))
+
+
+def test_a_new_kind_joins_the_registry_once():
+    kind = AgentKind("always_first", "the first legal action", lambda a, seed, rules: _First())
+    register(kind)
+    try:
+        assert "always_first" in agent_usage()
+        assert make_agent("always_first").act(None, np.eye(3, 173, 2, dtype=bool)).tolist() == [2, 3, 4]
+        with pytest.raises(ValueError, match="cannot register"):
+            register(kind)
+    finally:
+        del REGISTRY["always_first"]
+
+
+class _First:
+    name = "always_first"
+
+    def act(self, observations, masks):
+        return np.asarray(masks).argmax(axis=1)

@@ -1,0 +1,160 @@
+"""Agents trained under other frameworks enter ``handfoot eval`` and ``handfoot benchmark``
+unchanged: a MaskablePPO model from the README's SB3 snippet (``ppo:model.zip``), and through
+the adapters in ``examples/``, a tianshou policy, a TorchRL policy module and an RLlib
+checkpoint, each trained a little on the lab's env here (as tests/interop trains them)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from handfoot_env import Rules, handfoot_v0
+from handfoot_lab.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+
+
+def enters_eval_and_benchmark(name: str, tmp_path: Path, capsys) -> None:
+    """The agent plays a match and the benchmark on classic for 2 (a few games each), legally."""
+    assert main(["eval", "--team", name, "--vs", "random", "--pairs", "2", "--json", "--no-progress"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 4
+    args = ["benchmark", name, "--tables", "classic:2", "--pairs", "1", "--out", str(tmp_path / "b"), "--no-progress"]
+    assert main(args) == 0
+    capsys.readouterr()
+    report = json.loads((tmp_path / "b" / "benchmark.json").read_text())
+    results = report["tables"][0]["entries"][name]["results"]
+    assert report["faults"] == [] and all(r["games"] == 2 for r in results.values()) and len(results) == 5
+
+
+def test_a_maskable_ppo_model_from_the_readme_snippet(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    # The README's snippet ("Using the env from other frameworks"), with fewer steps.
+    from sb3_contrib import MaskablePPO
+
+    from handfoot_env.gym_env import HandFootGymEnv
+
+    env = HandFootGymEnv(preset="classic", opponent="greedy")
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, seed=0, device="cpu")
+    model.learn(128)
+    model.save("classic_ppo")  # classic_ppo.zip
+    enters_eval_and_benchmark("ppo:classic_ppo.zip", tmp_path, capsys)
+
+
+def test_a_tianshou_policy_through_the_example_adapter(tmp_path, capsys):
+    pytest.importorskip("tianshou")
+    import torch
+    from tianshou.algorithm import DQN, MARLRandomDiscreteMaskedOffPolicyAlgorithm, MultiAgentOffPolicyAlgorithm
+    from tianshou.algorithm.algorithm_base import policy_within_training_step
+    from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
+    from tianshou.algorithm.optim import AdamOptimizerFactory
+    from tianshou.data import Collector, CollectStats, VectorReplayBuffer
+    from tianshou.env import DummyVectorEnv
+    from tianshou.env.pettingzoo_env import PettingZooEnv
+    from tianshou.utils.net.common import Net
+
+    def make():
+        return PettingZooEnv(handfoot_v0.env(rules=Rules.preset("classic", num_deals=1)))
+
+    env = make()
+    net = Net(
+        state_shape=env.observation_space["observation"].shape, action_shape=env.action_space.n, hidden_sizes=[32]
+    )
+    learner = DQN(
+        policy=DiscreteQLearningPolicy(model=net, action_space=env.action_space, eps_training=0.1),
+        optim=AdamOptimizerFactory(lr=1e-3),
+        n_step_return_horizon=1,
+        gamma=0.99,
+        target_update_freq=50,
+    )
+    other = MARLRandomDiscreteMaskedOffPolicyAlgorithm(action_space=env.action_space)
+    algorithm = MultiAgentOffPolicyAlgorithm(algorithms=[learner, other], env=env)
+    envs = DummyVectorEnv([make, make])
+    envs.seed(0)
+    collector = Collector[CollectStats](algorithm, envs, VectorReplayBuffer(20_000, len(envs)), exploration_noise=True)
+    collector.reset()
+    collector.collect(n_episode=2)
+    with policy_within_training_step(algorithm.policy):
+        algorithm.update(sample_size=64, buffer=collector.buffer)
+    torch.save(learner.policy, tmp_path / "policy.pt")
+    enters_eval_and_benchmark(f"py:{EXAMPLES / 'tianshou_agent.py'}:make:{tmp_path / 'policy.pt'}", tmp_path, capsys)
+
+
+def test_a_torchrl_policy_module_through_the_example_adapter(tmp_path, capsys):
+    pytest.importorskip("torchrl")
+    import torch
+    from tensordict.nn import TensorDictModule, TensorDictSequential
+    from torchrl.envs.libs.pettingzoo import PettingZooWrapper
+    from torchrl.modules import MLP, QValueModule
+    from torchrl.objectives import DQNLoss
+
+    torch.manual_seed(0)
+    group = "player_0"
+    env = PettingZooWrapper(
+        handfoot_v0.env(rules=Rules.preset("classic", num_deals=1)), use_mask=True, categorical_actions=True, seed=0
+    )
+    values = TensorDictModule(
+        MLP(in_features=599, out_features=173, num_cells=[32]),
+        in_keys=[(group, "observation", "observation")],
+        out_keys=[(group, "action_value")],
+    )
+    choose = QValueModule(
+        action_space="categorical",
+        action_value_key=(group, "action_value"),
+        action_mask_key=(group, "action_mask"),
+        out_keys=[(group, "action"), (group, "action_value"), (group, "chosen_action_value")],
+    )
+    policy = TensorDictSequential(values, choose)
+    loss = DQNLoss(policy, action_space=env.action_spec[group, "action"], delay_value=False)
+    loss.set_keys(
+        action_value=(group, "action_value"),
+        action=(group, "action"),
+        value=(group, "chosen_action_value"),
+        reward=(group, "reward"),
+        done=(group, "done"),
+        terminated=(group, "terminated"),
+    )
+    optimizer = torch.optim.Adam(policy.parameters(), lr=1e-3)
+    for _ in range(2):  # a DQN update on masked random play, twice
+        optimizer.zero_grad()
+        loss(env.rollout(64))["loss"].backward()
+        optimizer.step()
+    torch.save(policy, tmp_path / "policy.pt")
+    enters_eval_and_benchmark(f"py:{EXAMPLES / 'torchrl_agent.py'}:make:{tmp_path / 'policy.pt'}", tmp_path, capsys)
+
+
+def test_an_rllib_checkpoint_through_the_example_adapter(tmp_path, capsys):
+    ray = pytest.importorskip("ray")
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.tune.registry import register_env
+
+    from handfoot_env.rllib import MaskedPPOTorchRLModule, rllib_env
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    try:
+        register_env("handfoot", rllib_env)
+        config = (
+            PPOConfig()
+            .environment("handfoot", env_config={"preset": "classic", "num_players": 2})
+            .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent, *args, **kwargs: "shared")
+            .rl_module(
+                rl_module_spec=RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config={"fcnet_hiddens": [32]})
+            )
+            .env_runners(num_env_runners=0)
+            .training(train_batch_size_per_learner=400, minibatch_size=100, num_epochs=1)
+            .debugging(seed=0)
+        )
+        algorithm = config.build_algo()
+        try:
+            algorithm.train()
+            checkpoint = algorithm.save_to_path(str(tmp_path / "checkpoint"))
+        finally:
+            algorithm.stop()
+    finally:
+        ray.shutdown()
+    enters_eval_and_benchmark(f"py:{EXAMPLES / 'rllib_agent.py'}:make:{checkpoint}", tmp_path, capsys)
+    assert np.isfinite(json.loads((tmp_path / "b" / "benchmark.json").read_text())["seconds"])

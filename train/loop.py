@@ -157,7 +157,10 @@ class StopOnInterrupt:
 def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> dict:
     """Train (or resume) a run; returns its summary (``summary["interrupted"]`` when Ctrl-C
     stopped it: the checkpoint is saved and ``--resume`` continues)."""
-    torch.set_num_threads(config.torch_threads)
+    import numba
+
+    torch.set_num_threads(config.threads)
+    numba.set_num_threads(min(config.threads, numba.config.NUMBA_NUM_THREADS))
     torch.manual_seed(config.seed)
     rules = config.make_rules()
     folder = RunFolder(config)

@@ -412,7 +412,7 @@ def validate(config: TrainConfig) -> TrainConfig:
             fail(prefix + "max_grad_norm", f"must be positive, got {section.max_grad_norm}")
     if not 0 <= ppo.gae_lambda <= 1:
         fail("ppo.gae_lambda", f"must be in [0, 1], got {ppo.gae_lambda}")
-    if ppo.batch_size > config.env.num_envs * ppo.n_steps:
+    if config.algorithm == "ppo" and ppo.batch_size > config.env.num_envs * ppo.n_steps:
         fail("ppo.batch_size", "must not exceed env.num_envs * ppo.n_steps")
     if ppo.anchor_coef < 0:
         fail("ppo.anchor_coef", f"is the weight of the KL term to the warm start: 0 (none) or more, got {ppo.anchor_coef}")

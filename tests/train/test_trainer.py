@@ -280,3 +280,36 @@ def test_a_run_can_tune_its_teacher_and_advisor_first(tmp_path):
     tuned_summary = summary["warm_start"]["tuned"]
     assert tuned_summary["final"]["vs"] == "heuristic" and tuned_summary["final"]["games"] == 4
     assert "tuning" in summary["timing"]
+
+
+def test_a_second_algorithm_runs_through_the_same_loop(tmp_path):
+    """Deep Monte-Carlo (algorithm: dmc) behind the same config, league, evaluations,
+    checkpoints, resume and model file as PPO."""
+    overrides = [
+        f"run_dir={tmp_path}",
+        "name=dmc",
+        "total_timesteps=1024",
+        "env.num_envs=16",
+        "dmc.n_steps=32",
+        "dmc.batch_size=128",
+        "dmc.horizon=deal",
+        "network.arch=[32]",
+        "network.scaling_positions=500",
+        "env.win_prob_games=200",
+        "eval.every=512",
+        "eval.pairs=2",
+        "eval.select_pairs=2",
+        "eval.final_pairs=2",
+        "eval.opponents=[random, greedy]",
+        "eval.keep_best_vs=greedy",
+        "league.snapshot_every=512",
+        "league.opponents={random: 0.5, greedy: 0.5, self: 0.5}",
+        "checkpoint_every=512",
+    ]
+    summary = train(load_config(ROOT / "configs" / "scratch_dmc.yaml", overrides))
+    assert summary["config"]["algorithm"] == "dmc" and summary["num_timesteps"] >= 1024
+    assert [e["step"] for e in summary["evals"]][:2] == [0, 512]
+    agent = make_agent(f"ppo:{tmp_path / 'dmc' / 'model.pt'}")
+    assert agent.policy.shared
+    longer = load_config(ROOT / "configs" / "scratch_dmc.yaml", overrides + ["total_timesteps=2048"])
+    assert train(longer, resume=True)["num_timesteps"] >= 2048

@@ -12,6 +12,9 @@ Each input is scaled by a mean and spread measured on positions spread over whol
 (``set_scaling``) and clipped to ``±clip`` spreads, so a position unlike the sample (a big
 pile late in a game) cannot saturate the network.
 
+With ``mask_actions`` the legality of those actions is an input too (``rule_actions``: every
+action these rules can allow), so the network sees what can be done now.
+
 **Shape.** ``shared`` puts one trunk under both heads (half the work of two networks); else
 the actor and the critic are separate MLPs, as SB3's ``MlpPolicy`` with ``net_arch``.  With
 ``critic_extra`` the critic also reads that many numbers only training has (every hand and
@@ -37,7 +40,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from handfoot_env.actions import NUM_ACTIONS
+from handfoot_env.actions import DISCARD_SUITED, NUM_ACTIONS
 from handfoot_env.baselines.compiled import heuristic_actions
 from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS, NAMES, params_from_names
 from handfoot_env.cards import NUM_KINDS
@@ -62,7 +65,7 @@ FORMAT = "handfoot-policy"
 VERSION = 2
 PRECISIONS = ("fp32", "bf16", "auto")
 # What a model file says of the network's shape (``Policy.shape``).
-SHAPE_KEYS = ("arch", "advisor", "columns", "shared", "clip", "precision", "critic_extra")
+SHAPE_KEYS = ("arch", "advisor", "columns", "mask_actions", "shared", "clip", "precision", "critic_extra")
 
 
 def cpu_has_bf16() -> bool:
@@ -130,6 +133,12 @@ def compact_columns(rules: Rules) -> np.ndarray:
     return np.flatnonzero(keep)
 
 
+def rule_actions(rules: Rules) -> np.ndarray:
+    """The actions these rules can ever allow (the house actions only where runs or books of
+    2s are played): the legal-action inputs a network reads (``mask_actions``)."""
+    return np.arange(NUM_ACTIONS if (rules.runs or rules.books_of_twos) else DISCARD_SUITED)
+
+
 def features(
     observations: np.ndarray,
     masks: np.ndarray,
@@ -137,17 +146,21 @@ def features(
     advisor: bool,
     params: np.ndarray | None = None,
     columns: np.ndarray | None = None,
+    mask_actions: np.ndarray | None = None,
 ) -> np.ndarray:
-    """The network's input: the observation's ``columns`` (all when None), then (with
-    ``advisor``) the heuristic's choice (the variant ``params``, when given) as a one-hot."""
+    """The network's input: the observation's ``columns`` (all when None); then whether each
+    of ``mask_actions`` is legal (none when None: what can be done now, which a from-scratch
+    network otherwise has to work out from the cards); then (with ``advisor``) the
+    heuristic's choice (the variant ``params``, when given) as a one-hot."""
     observations = np.asarray(observations, dtype=np.float32)
-    chosen = observations if columns is None else observations[:, columns]
-    if not advisor:
-        return np.ascontiguousarray(chosen)
-    out = np.zeros((len(masks), chosen.shape[1] + NUM_ACTIONS), dtype=np.float32)
-    out[:, : chosen.shape[1]] = chosen
-    out[np.arange(len(masks)), chosen.shape[1] + advice(observations, masks, rules, params)] = 1.0
-    return out
+    parts = [observations if columns is None else observations[:, columns]]
+    if mask_actions is not None and len(mask_actions):
+        parts.append(np.asarray(masks)[:, mask_actions].astype(np.float32))
+    if advisor:
+        one_hot = np.zeros((len(masks), NUM_ACTIONS), dtype=np.float32)
+        one_hot[np.arange(len(masks)), advice(observations, masks, rules, params)] = 1.0
+        parts.append(one_hot)
+    return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
 
 
 def mlp(sizes: list[int]) -> nn.Sequential:
@@ -167,6 +180,7 @@ class Policy(nn.Module):
         advisor: bool = False,
         advisor_params: np.ndarray | None = None,
         columns: np.ndarray | None = None,
+        mask_actions: np.ndarray | None = None,
         shared: bool = False,
         clip: float = 5.0,
         precision: str = "fp32",
@@ -191,7 +205,9 @@ class Policy(nn.Module):
         )
         columns = np.arange(OBS_SIZE) if columns is None else np.asarray(columns, dtype=np.int64)
         self.register_buffer("columns", torch.as_tensor(columns, dtype=torch.int64))
-        width = len(columns) + (NUM_ACTIONS if advisor else 0)
+        mask_actions = np.zeros(0, dtype=np.int64) if mask_actions is None else np.asarray(mask_actions, np.int64)
+        self.register_buffer("mask_actions", torch.as_tensor(mask_actions, dtype=torch.int64))
+        width = len(columns) + len(mask_actions) + (NUM_ACTIONS if advisor else 0)
         self.register_buffer("mean", torch.zeros(width))
         self.register_buffer("scale", torch.ones(width))
         self.register_buffer("extra_mean", torch.zeros(critic_extra))
@@ -240,11 +256,12 @@ class Policy(nn.Module):
     def inputs(self, observations: np.ndarray, masks: np.ndarray, rules: Rules) -> np.ndarray:
         """``features`` as this network reads them (its columns, and its advisor if it has one)."""
         columns = None if len(self.columns) == OBS_SIZE else self.columns.cpu().numpy()
-        return features(observations, masks, rules, self.advisor, self.advisor_params.cpu().numpy(), columns)
+        params = self.advisor_params.cpu().numpy()
+        return features(observations, masks, rules, self.advisor, params, columns, self.mask_actions.cpu().numpy())
 
     def set_scaling(self, inputs: np.ndarray, extra: np.ndarray | None = None) -> None:
         """Scale each input by its mean and spread on ``inputs`` (positions from whole games;
-        the one-hot advice is left as it is); ``extra`` likewise for the critic's extra inputs."""
+        the legal-action inputs and the one-hot advice are left as they are); ``extra`` likewise for the critic's extra inputs."""
 
         def fit(x: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
             x = torch.as_tensor(x, dtype=torch.float32)
@@ -254,8 +271,9 @@ class Policy(nn.Module):
             return mean, 1.0 / std
 
         mean, scale = fit(inputs)
-        if self.advisor:
-            mean[-NUM_ACTIONS:], scale[-NUM_ACTIONS:] = 0.0, 1.0
+        # the legal actions and the advice are 0 / 1 already: left as they are
+        unscaled = slice(len(self.columns), None)
+        mean[unscaled], scale[unscaled] = 0.0, 1.0
         self.mean.copy_(mean)
         self.scale.copy_(scale)
         if self.critic_extra and extra is not None:
@@ -311,6 +329,7 @@ class Policy(nn.Module):
             "arch": list(self.arch),
             "advisor": self.advisor,
             "columns": self.columns.tolist(),
+            "mask_actions": self.mask_actions.tolist(),
             "shared": self.shared,
             "clip": self.clip,
             "precision": self.precision,
@@ -353,7 +372,8 @@ class Policy(nn.Module):
             shape = {"arch": data["arch"], "advisor": data["advisor"], "clip": 0.0, "precision": "fp32"}
             state["columns"] = torch.arange(OBS_SIZE)
         else:
-            shape = {key: data[key] for key in SHAPE_KEYS}
+            shape = {key: data[key] for key in SHAPE_KEYS if key in data}  # mask_actions came in 0.5 too
+        state.setdefault("mask_actions", torch.zeros(0, dtype=torch.int64))
         if max(shape.get("columns") or [0]) >= OBS_SIZE:
             raise ValueError(f"{path} reads observation columns this handfoot does not have: it is from a newer one")
         policy = Policy(**shape)
@@ -384,6 +404,7 @@ __all__ = [
     "advice",
     "autocast",
     "compact_columns",
+    "rule_actions",
     "features",
     "resolve_device",
     "resolve_precision",

@@ -48,6 +48,7 @@ class NetworkConfig:
     arch: list[int] = field(default_factory=lambda: [256, 256])  # hidden layers
     shared: bool = False  # one trunk under the actor and critic heads (half the work)
     compact: bool = True  # read only the observation columns these rules can fill
+    mask_input: bool = False  # the legal actions are an input too (what can be done now)
     clip: float = 5.0  # scaled inputs are clipped to +-clip spreads
     precision: str = "auto"  # "fp32", "bf16" matrix products, or "auto": bf16 where the CPU has it
     advisor: bool = False  # the heuristic's choice is an input (the warm start's advisor)

@@ -31,7 +31,7 @@ import numpy as np
 import torch
 
 from agents import make_agent
-from agents.policy import Policy, compact_columns, resolve_device, with_advisor_by_name
+from agents.policy import Policy, compact_columns, resolve_device, rule_actions, with_advisor_by_name
 from agents.ppo import PPOAgent
 from handfoot_env.baselines.heuristic_params import NAMES
 from handfoot_env.cards import NUM_KINDS
@@ -64,6 +64,7 @@ def make_policy(config: TrainConfig, rules: Rules) -> Policy:
         tuple(net.arch),
         advisor=net.advisor,
         columns=compact_columns(rules) if net.compact else None,
+        mask_actions=rule_actions(rules) if net.mask_input else None,
         shared=net.shared,
         clip=net.clip,
         precision=net.precision,

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.policy import Policy, compact_columns
+from agents.policy import Policy, compact_columns, rule_actions
 from agents.ppo import PPOAgent
 from handfoot_env.actions import NUM_ACTIONS
 from handfoot_env.baselines.compiled import CompiledHeuristic
@@ -165,3 +165,15 @@ def test_a_model_saved_and_loaded_keeps_its_shape_and_its_choices(tmp_path):
     loaded, _, _ = Policy.load(tmp_path / "m.pt")
     assert loaded.shape() == policy.shape()
     assert np.array_equal(PPOAgent(loaded, rules).act(observations, masks), PPOAgent(policy, rules).act(observations, masks))
+
+
+def test_the_legal_actions_can_be_an_input_and_are_not_rescaled():
+    observations, masks = positions()
+    rules = RULES
+    policy = Policy((16,), columns=compact_columns(rules), mask_actions=rule_actions(rules))
+    x = policy.inputs(observations, masks, rules)
+    width = len(compact_columns(rules))
+    assert x.shape[1] == width + 83  # partnership never allows the house actions (83 on)
+    assert np.array_equal(x[:, width:].astype(bool), masks[:, :83])
+    policy.set_scaling(x)
+    assert (policy.mean[width:] == 0).all() and (policy.scale[width:] == 1).all()

@@ -132,6 +132,7 @@ def _shipped_or(kind: str) -> Callable[[str | None, Rules | None], Path]:
 def _py(argument: str | None, seed: int, rules: Rules | None) -> Agent:
     from agents.foreign import build_py_agent
 
+    assert argument is not None  # needs_argument: parse_agent_name refused "py" alone
     return build_py_agent(argument, seed, rules)
 
 

@@ -53,6 +53,7 @@ class AgentFault(RuntimeError):
     def __init__(self, agent: str, kind: str, detail: str, row: int | None = None, action: int | None = None):
         super().__init__(f"agent {agent!r} {detail}")
         self.agent, self.kind, self.detail, self.row, self.action = agent, kind, detail, row, action
+        self.guard: GuardedAgent | None = None  # the agent's guard, where it was raised (not pickled)
 
     def __reduce__(self):  # travels from Ray workers back to the driver whole
         return (AgentFault, (self.agent, self.kind, self.detail, self.row, self.action))
@@ -77,7 +78,8 @@ class OneGameAgent:
             try:
                 actions.append(self.policy({"observation": observation, "action_mask": mask}))
             except Exception as exc:
-                exc.handfoot_row = row  # the game it failed in, for the guard's report
+                # the game it failed in, for the guard's report (setattr: Exception declares no such field)
+                setattr(exc, "handfoot_row", row)  # noqa: B010
                 raise
         return np.asarray(actions)
 
@@ -303,6 +305,8 @@ def _load_file(path: Path):
     if str(path.parent) not in sys.path:
         sys.path.append(str(path.parent))
     spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ValueError(f"{path} cannot be imported as Python")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
@@ -342,9 +346,7 @@ def load_factory(target: str, factory: str):
             raise ValueError(f"{target} has no {factory} (it defines: {', '.join(public) or 'nothing callable'})")
         found = getattr(found, part)
     if not callable(found):  # a ValueError, as every mistake in a name: one line on the CLI
-        raise ValueError(  # noqa: TRY004
-            f"{target}:{factory} is a {type(found).__name__}, not a function or class to call"
-        )
+        raise ValueError(f"{target}:{factory} is a {type(found).__name__}, not a function or class to call")
     return found
 
 

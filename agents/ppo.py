@@ -106,8 +106,8 @@ class PPOAgent:
     @classmethod
     def load(
         cls, path: str | Path | None = None, rules: Rules | None = None, deterministic: bool = True, threads: int = 1
-    ) -> PPOAgent:
-        """A saved agent (``path``), or the shipped agent for ``rules``."""
+    ) -> PPOAgent | SB3Agent:
+        """A saved agent (``path``; a ``.zip`` is a MaskablePPO model), or the shipped agent for ``rules``."""
         path = Path(path) if path is not None else shipped_model(rules)
         if not path.exists():
             raise ValueError(f"no trained model at {path}: train one with 'handfoot train' or pass ppo:PATH")
@@ -121,7 +121,7 @@ class PPOAgent:
 
         try:
             policy, trained_on, _ = Policy.load(path)
-        except Exception as exc:  # a corrupt or foreign file: say so in one line
+        except Exception as exc:  # noqa: BLE001 (a corrupt or foreign file: say so in one line)
             raise ValueError(f"cannot load a trained policy from {path}: {exc}") from None
         playing = rules or trained_on
         if not _same_game(trained_on, playing):
@@ -159,7 +159,7 @@ class SB3Agent:
             raise ValueError("a MaskablePPO model needs the training extras: pip install 'handfoot[train]'") from None
         try:
             model = MaskablePPO.load(str(path), device="cpu")
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 (a corrupt or foreign file: one line)
             raise ValueError(f"cannot load a MaskablePPO model from {path}: {exc}") from None
         return cls(model.policy, threads=threads)
 

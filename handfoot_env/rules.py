@@ -193,8 +193,10 @@ class Rules:
 
     def held_penalty(self, cards: Sequence[int]) -> int:
         """What ``cards`` (counts per kind) left in a hand or an unplayed foot cost at the end of
-        a deal, a positive number (``rule_facts.held_penalty``)."""
-        return int(rule_facts.held_penalty(self.kernel[0], np.asarray(cards, dtype=np.int64)))
+        a deal, a positive number: ``rule_facts.held_penalty`` run as plain Python on these
+        rules (the kernels' record has the same field names), so that the reference engine,
+        which asks this, never waits for numba."""
+        return int(rule_facts.held_penalty.py_func(self, cards))
 
     def deal_score(
         self, melded: int, clean: int, dirty: int, red_threes: int, opened: bool, went_out: bool, held: int

@@ -35,7 +35,8 @@ class Divergence(AssertionError):
 
 
 class DeadEnd(AssertionError):
-    """A position that is not game over, yet has no legal action (RULES.md forbids it)."""
+    """A position that is not game over, yet has no legal action (docs/rules.md, "When the
+    stock runs out", forbids it)."""
 
     def __init__(self, game: Game):
         self.record = to_record(game)
@@ -49,8 +50,12 @@ class DeadEnd(AssertionError):
 
 @dataclass
 class DiffReport:
+    """What a differential run compared: ``steps`` counts the actions whose outcomes were
+    compared (game by game), ``deal_ends`` the deals whose end and scores were compared."""
+
     steps: int = 0
     games_finished: int = 0
+    deal_ends: int = 0
 
 
 def compare_position(game: Game, mask: np.ndarray, observation: np.ndarray) -> None:
@@ -120,11 +125,12 @@ def run_differential(
             actions = np.where(rng.random(batch_size) < explore, actions, chosen)
         deals_before = [len(g.deal_results) for g in refs]
         outcome = engine.step(actions)
-        report.steps += batch_size
         for b, game in enumerate(refs):
             game.step(int(actions[b]))
             totals = engine.final_totals[b] if outcome.game_over[b] else engine.totals[b]
             compare_outcome(game, deals_before[b], outcome, b, totals)
+            report.steps += 1
+            report.deal_ends += len(game.deal_results) > deals_before[b]
             if outcome.game_over[b]:
                 report.games_finished += 1
                 refs[b] = Game(rules, int(engine.states["seed"][b]))

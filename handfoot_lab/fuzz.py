@@ -49,7 +49,9 @@ KEEP_FAILURES = 5  # messages kept per configuration
 # The rare situations a fuzz run counts, each with what it means.
 CORNERS = {
     "stock_emptied_mid_turn": "a draw or take emptied the stock and the turn went on (or could not)",
-    "deal_ended_no_legal_action": "RULES.md 'Stock emptied during a turn': the mover had no legal action",
+    "deal_ended_no_legal_action": (
+        "docs/rules.md 'When the stock runs out', during a turn: the mover had no legal action"
+    ),
     "deal_ended_stock_exhausted": "a turn began with no legal draw or take",
     "went_out_by_meld": "a player went out by melding its last cards",
     "went_out_by_discard": "a player went out by discarding its last card",
@@ -79,7 +81,8 @@ class FuzzReport:
     preset: str
     num_players: int
     policy: str
-    steps: int = 0
+    steps: int = 0  # actions whose outcome was checked (reference) or compared (vector)
+    positions: int = 0  # positions checked (reference) or compared, mask and observation (vector)
     games: int = 0
     divergences: int = 0
     dead_ends: int = 0
@@ -293,6 +296,7 @@ def fuzz_reference(rules: Rules, policy: str, games: int, seed: int = 0, progres
             while not game.is_over:
                 mask = game.legal_mask()
                 check_position(game, mask)
+                report.positions += 1
                 count_position_corners(game, mask, corners)
                 movers = np.array([game.current])
                 action = int(seats.act(observe(game, game.current)[None], mask[None], movers, np.array([0]))[0])
@@ -342,6 +346,7 @@ def fuzz_vector(
         for b, game in enumerate(refs):
             try:
                 compare_position(game, masks[b], observations[b])
+                report.positions += 1
                 count_position_corners(game, masks[b], corners)
             except Divergence as exc:
                 report.record_failure("divergences", str(exc))
@@ -371,7 +376,7 @@ def fuzz_vector(
                 report.record_failure("divergences", str(exc))
                 replace(b)
                 continue
-            except Exception as exc:  # the reference refused what the vector engine allowed
+            except Exception as exc:  # noqa: BLE001 (any refusal or crash of the reference is a divergence to record)
                 report.record_failure("divergences", f"seed {game.seed}: {type(exc).__name__}: {exc}")
                 replace(b)
                 continue

@@ -21,8 +21,9 @@ from handfoot_env.rules import Rules
 class Agent(Protocol):
     name: str
 
-    def act(self, observations: np.ndarray | None, masks: np.ndarray) -> np.ndarray:
-        """One legal action per row of ``masks`` (shape ``[B, NUM_ACTIONS]``)."""
+    def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """One legal action per row of ``masks`` (shape ``[B, NUM_ACTIONS]``), given the movers'
+        observations (``[B, OBS_SIZE]``; the scripted agents that read only the mask accept None)."""
         ...
 
 

@@ -6,10 +6,12 @@ import numpy as np
 
 from handfoot_env.cards import (
     BLACK_THREE,
+    JOKER,
     KIND_VALUES,
     NUM_KINDS,
     NUM_NATURALS,
     RED_THREE,
+    TWO,
     card_id_counts,
     deck_counts,
     natural_kind,
@@ -68,7 +70,7 @@ def check_position(game: Game, mask: np.ndarray | None = None, whole_pack: bool 
             raise InvariantError(f"seat {i} has staged groups after opening")
         if seat.staged and i != game.current:
             raise InvariantError(f"seat {i} has staged groups outside its turn")
-        if seat.on_foot and sum(seat.foot):
+        if seat.on_foot and any(seat.foot):
             raise InvariantError(f"seat {i} plays from the foot but still has one")
         held = np.asarray(seat.hand) + sum((np.asarray(g.counts()) for g in seat.staged), np.zeros(NUM_KINDS, int))
         if min(seat.known) < 0 or (np.asarray(seat.known) > held).any():
@@ -122,14 +124,38 @@ def _check_suits(game: Game) -> None:
         raise InvariantError("more copies of a suited card than the pack holds")
 
 
+def count_books_of(melds, rules) -> tuple[int, int]:
+    """(clean, dirty) books among ``melds`` (each a meld's counts per kind), counted from the
+    cards by docs/rules.md, not by the engine's ``count_books``: a meld of ``book_size`` cards
+    is a book; clean (house: a red canasta) when it holds no wild card, or is a book of 2s
+    where those are played; dirty (a black canasta) otherwise."""
+    clean = dirty = 0
+    for cards in melds:
+        size, twos, jokers = sum(cards), cards[TWO], cards[JOKER]
+        if size < rules.book_size:
+            continue
+        if twos + jokers == 0 or (rules.books_of_twos and twos == size):
+            clean += 1
+        else:
+            dirty += 1
+    return clean, dirty
+
+
 def recount_deal(result, rules) -> tuple[int, ...]:
-    """Recount a finished deal's scores from the cards where they lay (independent of scoring.py)."""
+    """Recount a finished deal's scores from the cards where they lay (independent of scoring.py
+    and of the engine's book counting): the melds' cards must add up to the table's."""
     scores = []
     for owner in range(rules.num_owners):
         table = np.asarray(result.final_places[f"table{owner}"])
+        melds = result.final_melds[owner]
+        in_melds = np.sum([np.asarray(cards) for cards in melds], axis=0) if melds else np.zeros(NUM_KINDS, int)
+        beside_melds = np.zeros(NUM_KINDS, int)
+        beside_melds[RED_THREE] = table[RED_THREE]  # red threes lie on the table, in no meld
+        if not np.array_equal(in_melds + beside_melds, table):
+            raise InvariantError(f"owner {owner}: melds hold {in_melds.tolist()}, the table {table.tolist()}")
         values = np.asarray(KIND_VALUES)
         melded = int((table * values).sum())  # red threes have value 0
-        clean, dirty = result.final_books[owner]
+        clean, dirty = count_books_of(melds, rules)
         score = melded + clean * rules.clean_book_bonus + dirty * rules.dirty_book_bonus
         red = int(table[RED_THREE])
         opened = result.final_opened[owner]

@@ -1,4 +1,4 @@
-"""Scoring a deal (RULES.md "Scoring a deal"), one owner at a time."""
+"""Scoring a deal (docs/rules.md "Scoring"), one owner at a time."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ class OwnerScore:
 
     melded: int  # card values of every card in groups and books
     book_bonus: int
-    red_threes: int  # +100 each, or -100 each for a team that never opened (001)
+    red_threes: int  # +100 each, or -100 each for a team that never opened (partnership)
     going_out: int
     held: int  # minus the cards left in hands and unplayed feet (a negative number)
 
@@ -27,7 +27,7 @@ class OwnerScore:
         return self.melded + self.book_bonus + self.red_threes + self.going_out + self.held
 
 
-# How a deal ended (RULES.md): a player went out; the stock was exhausted at a turn's start;
+# How a deal ended (docs/rules.md "The foot and going out", "When the stock runs out"): a player went out; the stock was exhausted at a turn's start;
 # or the stock was emptied during a turn and the player to move had no legal action.
 GOING_OUT, STOCK_EXHAUSTED, NO_LEGAL_ACTION = "going out", "stock exhausted", "no legal action"
 
@@ -38,9 +38,11 @@ class DealResult:
     went_out: int | None  # the seat that went out, or None when the stock ran out
     owners: tuple[OwnerScore, ...]
     ended_by: str = GOING_OUT  # GOING_OUT, STOCK_EXHAUSTED or NO_LEGAL_ACTION
-    # Where every card lay when the deal ended, for replays and for the independent recount.
+    # Where every card lay when the deal ended, for replays and for the independent recount:
+    # the counts per kind of every place, each owner's melds (each as counts per kind), and
+    # which owners had opened.
     final_places: dict = field(default_factory=dict, compare=False, repr=False)
-    final_books: tuple = field(default=(), compare=False, repr=False)
+    final_melds: tuple = field(default=(), compare=False, repr=False)
     final_opened: tuple = field(default=(), compare=False, repr=False)
 
     @property
@@ -82,6 +84,6 @@ def score_deal(game: Game, went_out: int | None, ended_by: str = GOING_OUT) -> D
         tuple(owners),
         ended_by,
         final_places=game.card_counts_by_place(),
-        final_books=tuple(count_books(side.groups, rules.book_size) for side in game.sides),
+        final_melds=tuple(tuple(tuple(meld.counts()) for meld in side.groups) for side in game.sides),
         final_opened=tuple(side.opened for side in game.sides),
     )

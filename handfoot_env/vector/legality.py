@@ -148,6 +148,7 @@ def take_problem(s, rules):
     """Reference ``take_problem``: may the player to move take the pile as the state stands?"""
     if rules.draw_one_plus_discard:
         return top_discard_problem(s, rules)
+    row = melds_row(s, owner_of(rules, s.current))
     pair = 0
     size = 0
     wilds = 0
@@ -155,10 +156,8 @@ def take_problem(s, rules):
         top = KIND_OF_CARD[s.pile[s.pile_len - 1]]
         pair = s.hand[s.current, top]
         if top >= FIRST_NATURAL:
-            row = melds_row(s, owner_of(rules, s.current))
             size = group_size(s, row, top - FIRST_NATURAL)
             wilds = group_wilds(s, row, top - FIRST_NATURAL)
-    row = melds_row(s, owner_of(rules, s.current))
     return take_problem_for(
         s, rules, pair, hand_total(s, s.current), s.staged_value, size, wilds, s.books[row, 0], s.books[row, 1]
     )

@@ -177,3 +177,17 @@ def test_the_legal_actions_can_be_an_input_and_are_not_rescaled():
     assert np.array_equal(x[:, width:].astype(bool), masks[:, :83])
     policy.set_scaling(x)
     assert (policy.mean[width:] == 0).all() and (policy.scale[width:] == 1).all()
+def test_acting_runs_the_actor_alone_and_picks_what_forward_would():
+    policy = Policy((16,), advisor=False)
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(64, OBS_SIZE)).astype(np.float32)
+    masks = rng.random((64, NUM_ACTIONS)) < 0.1
+    masks[np.arange(64), rng.integers(0, NUM_ACTIONS, 64)] = True
+    logits, _ = policy(torch.as_tensor(x), torch.as_tensor(masks))
+    expected = logits.argmax(-1).numpy()
+
+    def no_critic(*args):
+        raise AssertionError("acting ran the critic")
+
+    policy.critic.forward = no_critic  # acting needs no value: the critic must not run
+    assert np.array_equal(policy.act(x, masks), expected) and masks[np.arange(64), expected].all()

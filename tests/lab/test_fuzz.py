@@ -53,32 +53,51 @@ def test_a_divergence_is_counted_with_its_replay_record_not_raised():
     assert "replay record" in report.failures[0] and len(report.failures) <= 5
 
 
+EVERY_TABLE = {
+    ("classic", 2),
+    ("classic", 3),
+    ("classic", 4),
+    ("classic", 6),
+    ("partnership", 4),
+    ("house", 2),
+    ("house", 4),
+}
+
+
+def mixed_fuzz(steps: int) -> list[dict]:
+    """``handfoot fuzz --engine vector --policy mixed --steps STEPS --json --jobs 2``: both
+    engines side by side over every preset and player count; one report per table."""
+    command = ["fuzz", "--engine", "vector", "--policy", "mixed", "--steps", str(steps), "--json", "--jobs", "2"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "handfoot_lab.cli", *command], check=False, capture_output=True, text=True, cwd=ROOT
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def assert_clean_run(rows: list[dict], steps: int) -> None:
+    """Every table ran under mixed policies with no divergence, dead end or invariant failure,
+    and together at least ``steps`` steps were compared: counted both as actions whose outcome
+    was compared and as positions whose mask and observation were (the run stops on the
+    first count, so the second is the one that can come up short)."""
+    assert {(r["preset"], r["num_players"]) for r in rows} == EVERY_TABLE and len(rows) == len(EVERY_TABLE)
+    assert all(r["policy"] == "mixed" and r["games"] > 0 for r in rows)
+    failed = {
+        (r["preset"], r["num_players"]): (r["divergences"], r["dead_ends"], r["invariant_failures"]) for r in rows
+    }
+    assert all(counts == (0, 0, 0) for counts in failed.values()), failed
+    assert sum(r["steps"] for r in rows) >= steps
+    assert sum(r["positions"] for r in rows) >= steps
+
+
+def test_a_mixed_fuzz_slice_on_every_table():
+    """The default run's slice of the long fuzz run below: 300,000+ compared steps (about a
+    minute with 2 jobs)."""
+    assert_clean_run(mixed_fuzz(301_000), 300_000)
+
+
 @pytest.mark.slow
 def test_ten_million_compared_steps_with_mixed_policies():
     """The long run (about 20 minutes on 2 cores): handfoot fuzz --engine vector --policy mixed
     --steps 10000000 --json --jobs 2, every preset."""
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "handfoot_lab.cli",
-            "fuzz",
-            "--engine",
-            "vector",
-            "--policy",
-            "mixed",
-            "--steps",
-            "10000000",
-            "--json",
-            "--jobs",
-            "2",
-        ],
-        check=False,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    rows = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert proc.returncode == 0, proc.stderr
-    assert sum(r["steps"] for r in rows) >= 10_000_000 and len(rows) == 7
-    assert all(r["divergences"] == r["dead_ends"] == r["invariant_failures"] == 0 for r in rows)
+    assert_clean_run(mixed_fuzz(10_000_000), 10_000_000)

@@ -168,3 +168,13 @@ def test_an_opening_reached_by_staging_is_announced_and_the_table_redrawn():
     text = "\n".join(output)
     assert "your side has opened: 90 points down (the minimum was 50)" in text
     assert text.count("seat 0 holds:") >= 2  # the table was drawn again after the opening
+
+
+def test_a_session_without_a_seed_deals_an_unpredictable_game_and_never_prints_its_seed():
+    seeds = {PlaySession(Rules.preset("classic"), write=lambda text: None).game.seed for _ in range(20)}
+    assert len(seeds) == 20 and max(seeds) >= 2**58 and max(seeds) < 2**62  # 62 random bits each
+    output: list[str] = []
+    lines = iter(["s\n", "h\n", "t\n", "?\n", "d 5\n", "q\n"])
+    session = PlaySession(Rules.preset("house"), readline=lambda: next(lines), write=output.append)
+    session.run()
+    assert str(session.game.seed) not in "\n".join(output)

@@ -1,4 +1,4 @@
-"""One scenario test per rule of RULES.md's ``house`` section (seed 003)."""
+"""One scenario test per rule of the ``house`` section of docs/rules.md."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from helpers import A, assert_illegal_actions_refused, fingerprint, kind, rank, scenario
 
 from handfoot_env import observation as O
-from handfoot_env.cards import BLACK_THREE, RED_THREE, TWO, suited_id
+from handfoot_env.cards import BLACK_THREE, RED_THREE, suited_id
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import Game
 from handfoot_env.reference.observe import observe
@@ -235,7 +235,7 @@ def test_plain_discard_of_a_natural_is_refused_suited_discard_shows_the_suit():
         ("4c 5c 6c 7c 8c 9c", "10d", False),  # another suit
         ("5c 6c 7c 8c 9c 10c", "4c", True),  # extends it downward
         ("2 2 2 2 2 2", "2", True),  # the book of 2s
-        ("K K K K K 2", "2", False),  # RULES.md: a book of its rank; a 2 is not a king
+        ("K K K K K 2", "2", False),  # docs/rules.md "`house`": a book of its rank; a 2 is not a king
         ("K K K K K 2", "Jk", False),
     ],
 )
@@ -315,7 +315,7 @@ def test_deal_cap_ends_games_between_weak_players():
 
 def test_stock_emptied_by_the_draw_leaves_a_legal_action_and_the_next_turn_ends_the_deal():
     # House threes are held, so a draw always brings its two cards: the player whose draw
-    # empties the stock can still play (RULES.md "Stock emptied during a turn" never fires
+    # empties the stock can still play (docs/rules.md "When the stock runs out", during a turn, never fires
     # in house).  The next turn begins with no stock, and the top discard needs a stock
     # card: the deal ends with no going-out bonus.
     game = house("3r 9h", extra="rules: {num_deals: 1}\nstock: 3r 3b\npile: 5c", phase="draw", on_foot=True)
@@ -329,10 +329,25 @@ def test_stock_emptied_by_the_draw_leaves_a_legal_action_and_the_next_turn_ends_
     assert result.owners[0].held == -(2 * 500 + 10)
 
 
-def test_black_three_in_hand_counts_five():
-    rules = Rules.preset("house")
-    assert rules.black_three_penalty == 5 and rules.red_three_unlaid_penalty == 500
-    assert BLACK_THREE != TWO
+def test_threes_a_partner_holds_count_against_the_team():
+    # docs/rules.md, house: "Held when the deal ends, a black three costs 5 and a red three 500",
+    # against the owner: in team play, the team of the seat that holds them.
+    game = scenario(
+        """
+        preset: house
+        rules: {num_players: 4, num_deals: 1}
+        seats:
+          - {hand: 5h 9c, on_foot: true}
+          - {hand: 4c, foot: 4d}
+          - {hand: 3b 3b 3r, foot: 3b 6s}
+          - {hand: 4s, foot: 4h}
+        stock: []
+        """
+    )
+    game.step(A.discard_suited(HEARTS, rank("5")))  # the next turn begins with no stock: the deal ends
+    team0, team1 = game.deal_results[0].owners
+    assert team0.held == -(10 + 5 + 5 + 500 + 5 + 5)  # seat 0's 9; seat 2's 3b 3b 3r, and its foot's 3b 6
+    assert team1.held == -(5 + 5 + 5 + 5)
 
 
 @pytest.mark.parametrize(

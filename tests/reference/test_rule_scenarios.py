@@ -1,4 +1,4 @@
-"""One scenario test per rule of RULES.md (shared rules, classic, partnership, staging)."""
+"""One scenario test per rule of docs/rules.md (shared rules, classic, partnership, staging)."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def test_wild_limit_variations():
 
 
 # ----------------------------------------------------------------------------- opening
-SEED_000_EXAMPLE = """
+OPENING_EXAMPLE = """
 preset: classic
 deal: {deal}
 seats:
@@ -115,8 +115,8 @@ seats:
 """
 
 
-def test_seed_000_example_opens_in_deal_1():
-    game = scenario(SEED_000_EXAMPLE.format(deal=1))
+def test_the_opening_example_opens_in_deal_1():
+    game = scenario(OPENING_EXAMPLE.format(deal=1))
     assert game.minimum(0) == 50
     game.step(A.start_group(K, 0))  # 30 points staged: not yet down
     assert not game.sides[0].opened and len(game.seats[0].staged) == 1
@@ -126,8 +126,8 @@ def test_seed_000_example_opens_in_deal_1():
     assert game.seats[0].staged == []
 
 
-def test_seed_000_example_does_not_open_in_deal_3():
-    game = scenario(SEED_000_EXAMPLE.format(deal=3))
+def test_the_opening_example_does_not_open_in_deal_3():
+    game = scenario(OPENING_EXAMPLE.format(deal=3))
     assert game.minimum(0) == 120
     before = sorted(game.seats[0].hand)
     game.step(A.start_group(K, 0))
@@ -150,7 +150,7 @@ def test_minimum_rises_each_deal(deal, minimum):
 
 
 def test_after_opening_further_groups_need_no_minimum():
-    game = scenario(SEED_000_EXAMPLE.format(deal=1).replace("5 9", "4 4 4 9"))
+    game = scenario(OPENING_EXAMPLE.format(deal=1).replace("5 9", "4 4 4 9"))
     game.step(A.start_group(K, 0))
     game.step(A.start_group(Q, 0))
     game.step(A.start_group(rank("4"), 0))  # 15 points, laid straight down
@@ -158,8 +158,26 @@ def test_after_opening_further_groups_need_no_minimum():
 
 
 def test_minimum_ladder_variation():
-    rules = Rules.preset("classic", deal_minimums=(60, 90, 120, 150))
-    assert rules.opening_minimum(0) == 60
+    """deal_minimums (60, 90, 120, 150): in deal 1, 55 points staged stay staged (they would
+    open under the usual 50) and 85 open."""
+    game = scenario(
+        {  # a scenario's YAML cannot write the tuple deal_minimums is
+            "preset": "classic",
+            "rules": {"deal_minimums": (60, 90, 120, 150)},
+            "seats": [
+                {"hand": "K K K 5 5 5 5 5 9 9 9 4", "foot": "random 11"},
+                {"hand": "random 11", "foot": "random 11"},
+            ],
+        }
+    )
+    assert game.minimum(0) == 60
+    game.step(A.start_group(K, 0))  # K K K: 30
+    game.step(A.start_group(rank("5"), 0))  # 5 5 5: 45
+    game.step(A.add_natural(rank("5")))  # 50: the usual minimum, not this ladder's
+    game.step(A.add_natural(rank("5")))  # 55
+    assert not game.sides[0].opened and len(game.seats[0].staged) == 2
+    game.step(A.start_group(NINE, 0))  # 9 9 9: 85 >= 60
+    assert game.sides[0].opened and game.seats[0].staged == []
 
 
 # ----------------------------------------------------------------------------- the turn
@@ -493,21 +511,23 @@ stock: 3r 3r
 """
 
 
+# The other seats' cards in the stuck deals: held, they cost 10+5+50+20+5 = 90 (hand) and
+# 20+20+10+10+10+5+5+5+5+5+5 = 100 (foot), by the card values of docs/rules.md.
+OTHER_SEAT = "  - {hand: K 5 Jk 2 4, foot: A A 9 9 8 7 6 5 4 4 3b}"
+
+
 def stuck_game(preset: str, seat: int, hand: str = "9"):
     """Seat ``seat`` on its foot with ``hand``, its side short of books, the stock two red threes."""
     n = 4 if preset == "partnership" else 2
-    seats = "\n".join(
-        f"  - {{hand: '{hand}', on_foot: true}}" if i == seat else "  - {hand: random 5, foot: random 11}"
-        for i in range(n)
-    )
+    seats = "\n".join(f"  - {{hand: '{hand}', on_foot: true}}" if i == seat else OTHER_SEAT for i in range(n))
     tables = "  - {opened: true, groups: [A A A]}\n  - {opened: true, groups: [Q Q Q Q Q Q Q]}"
     if preset == "partnership" and seat % 2 == 1:
         tables = "  - {opened: true, groups: [Q Q Q Q Q Q Q]}\n  - {opened: true, groups: [A A A]}"
     return scenario(STUCK.format(preset=preset, seat=seat, seats=seats, tables=tables))
 
 
-@pytest.mark.parametrize("preset,seat", [("classic", 0), ("partnership", 3)])
-def test_stock_emptied_mid_turn_without_a_legal_action_ends_the_deal(preset, seat):
+@pytest.mark.parametrize("preset,seat,partner_cost", [("classic", 0, 0), ("partnership", 3, 90 + 100)])
+def test_stock_emptied_mid_turn_without_a_legal_action_ends_the_deal(preset, seat, partner_cost):
     # The regression of a trained agent's evaluation (partnership, seat 3): on its foot with one
     # card, its side without the books, the draw's red-three replacements emptied the stock.
     # No meld is possible and the discard would go out without the books: the deal ends.
@@ -519,10 +539,8 @@ def test_stock_emptied_mid_turn_without_a_legal_action_ends_the_deal(preset, sea
     assert result.went_out is None and all(o.going_out == 0 for o in result.owners)
     assert result.ended_by == "no legal action"
     mine = result.owners[owner]
-    # Scored as usual: the 9 still in hand counts against (with a partner's cards), the two
-    # red threes for.
-    partners = [game.seats[p] for p in game.rules.members_of(owner) if p != seat]
-    partner_cost = sum(game.rules.held_penalty(p.hand) + game.rules.held_penalty(p.foot) for p in partners)
+    # Scored as usual: the 9 still in hand counts against (10, with a partner's hand and foot),
+    # the two red threes for, the A A A on the table at 20 each.
     assert (mine.melded, mine.red_threes, mine.held) == (60, 200, -10 - partner_cost)
 
 
@@ -573,8 +591,24 @@ def test_deal_scoring_breakdown():
 
 
 def test_book_bonus_variation():
-    rules = Rules.preset("classic", clean_book_bonus=300, dirty_book_bonus=100)
-    assert (rules.clean_book_bonus, rules.dirty_book_bonus) == (300, 100)
+    """clean_book_bonus 300 and dirty_book_bonus 100: the deal of the scoring breakdown above,
+    a clean and a dirty book, scores 300 + 100 in book bonuses."""
+    game = scenario(
+        """
+        preset: classic
+        rules: {num_deals: 1, clean_book_bonus: 300, dirty_book_bonus: 100}
+        seats:
+          - {hand: 5 A, foot: 4 4}
+          - {hand: 4 3b, foot: Jk 2}
+        tables:
+          - {opened: true, red_threes: 1, groups: [K K K K K K K, Q Q Q Q Q 2 Jk, 9 9 9]}
+          - {}
+        stock: 7
+        """
+    )
+    game.step(A.discard(kind("5")))
+    p0 = game.deal_results[0].owners[0]
+    assert (p0.melded, p0.book_bonus, p0.total) == (220, 400, 220 + 400 + 100 - 30)
 
 
 def test_equal_totals_tie():
@@ -597,7 +631,7 @@ def test_four_deals_dealer_moves_left():
         game = Game(Rules.preset("classic", num_players=n), seed=5)
         seen = []
 
-        def watch(g):
+        def watch(g, seen=seen):
             if not g.is_over and (not seen or seen[-1][0] != g.deal_index):
                 seen.append((g.deal_index, g.dealer))
 
@@ -620,19 +654,19 @@ def test_short_games(deals):
 
 # ----------------------------------------------------------------------------- staging
 def test_staging_may_not_leave_no_card_to_discard():
-    game = scenario(SEED_000_EXAMPLE.format(deal=3).replace("K K K Q Q Q 5 9", "K K K"))
+    game = scenario(OPENING_EXAMPLE.format(deal=3).replace("K K K Q Q Q 5 9", "K K K"))
     assert "no card to discard" in game.why_illegal(A.start_group(K, 0))
-    game = scenario(SEED_000_EXAMPLE.format(deal=3).replace("K K K Q Q Q 5 9", "K K K 5"))
+    game = scenario(OPENING_EXAMPLE.format(deal=3).replace("K K K Q Q Q 5 9", "K K K 5"))
     assert game.why_illegal(A.start_group(K, 0)) is None
 
 
 def test_classic_does_not_stage_before_the_draw():
-    game = scenario(SEED_000_EXAMPLE.format(deal=1) + "phase: draw\n")
+    game = scenario(OPENING_EXAMPLE.format(deal=1) + "phase: draw\n")
     assert "draw or take" in game.why_illegal(A.start_group(K, 0))
 
 
 def test_staged_wild_counts_toward_the_minimum():
-    game = scenario(SEED_000_EXAMPLE.format(deal=1).replace("Q Q Q 5 9", "Jk 5 9"))
+    game = scenario(OPENING_EXAMPLE.format(deal=1).replace("Q Q Q 5 9", "Jk 5 9"))
     game.step(A.start_group(K, 0))
     assert not game.sides[0].opened
     game.step(A.add_joker(K))  # 30 + 50 = 80 >= 50
@@ -737,7 +771,7 @@ def test_partnership_needs_two_clean_and_two_dirty_books():
     [
         lambda: take_game(),
         lambda: opened_classic("K K 2 Jk 5 6"),
-        lambda: scenario(SEED_000_EXAMPLE.format(deal=3)),
+        lambda: scenario(OPENING_EXAMPLE.format(deal=3)),
         lambda: partnership("pile: 4 A A 9", hand0="K K K 9 9 5", phase="draw"),
     ],
 )

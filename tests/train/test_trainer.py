@@ -55,7 +55,7 @@ def test_a_run_writes_logs_checkpoints_and_a_final_evaluation(tiny_run):
     assert (run / "checkpoint" / "trainer.pt").exists() and (run / "model.pt").exists()
     summary = json.loads((run / "final_eval.json").read_text())
     assert [r["vs"] for r in summary["final"]] == ["random", "greedy"]
-    assert len(summary["evals"]) >= 1 and summary["num_timesteps"] >= 512
+    assert len(summary["evals"]) >= 1 and summary["timing_shares"]["update"] > 0  # PPO updated the policy
     assert summary["evals"][0]["step"] == 0  # the warm start is evaluated before any reinforcement
     assert summary["warm_start"]["imitation"]["decisions"] >= 2000
     assert set(summary["timing_shares"]) == {"simulation", "opponents", "inference", "update"}
@@ -67,8 +67,8 @@ def test_resume_continues_the_run(tiny_run):
     before = json.loads((config.path / "checkpoint" / "state.json").read_text())
     longer = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", "total_timesteps=1024"])
     summary = train(longer, resume=True)
-    assert summary["num_timesteps"] >= 1024
-    assert len(summary["evals"]) > len(before["evals"])  # history kept and extended
+    assert summary["evals"][: len(before["evals"])] == before["evals"]  # history kept as it was
+    assert len(summary["evals"]) > len(before["evals"])  # and extended
     assert [e["step"] for e in summary["evals"]] == sorted(e["step"] for e in summary["evals"])
 
 

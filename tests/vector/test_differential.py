@@ -18,8 +18,9 @@ CONFIGS = [("classic", 2), ("classic", 3), ("classic", 4), ("classic", 6), ("par
 @pytest.mark.parametrize("preset,players", CONFIGS)
 def test_engines_agree_step_for_step(preset, players):
     report = run_differential(Rules.preset(preset, num_players=players), batch_size=16, steps=2600, seed=players)
-    assert report.steps >= 40_000
+    assert report.steps == 16 * 2600  # every game's every action had its outcome compared
     assert report.games_finished >= 10  # whole games, deal ends and scoring included
+    assert report.deal_ends >= 4 * report.games_finished  # every finished game's four deal ends compared
 
 
 @pytest.mark.parametrize("players", [2, 4])

@@ -40,7 +40,9 @@ def play_moves(client: TestClient, state: dict, moves: int, rng: random.Random) 
 # ---------------------------------------------------------------------- anti-cheat
 LEAK_TABLES = [("classic", 2), ("classic", 3), ("partnership", 4), ("house", 2), ("house", 4)]
 BIG_SEED = 3_141_592_653_589_793_238  # 62 bits: its digits would show in any answer that gave it away
-QUESTIONS = ("/api/table", "/api/hint", "/api/record", "/api/options")
+# A player's questions; the last asks for another seat's view with the hidden cards shown,
+# which a game being played answers as /api/table.
+QUESTIONS = ("/api/table", "/api/hint", "/api/record", "/api/options", "/api/table?seat=1&reveal=1")
 MELD_KINDS = {
     "start_group",
     "add_natural",
@@ -87,6 +89,7 @@ def test_no_answer_during_play_depends_on_a_hidden_card(preset, players):
     while not state["reviews"]:
         game = table_of(real).game
         expected = answers(real)
+        assert expected[-1] == ("/api/table?seat=1&reveal=1", *expected[0][1:])
         for path, _, body in expected:
             assert str(BIG_SEED) not in body.decode(), f"{path} gives the game's seed away"
         for swap in (next(swaps), next(swaps)):

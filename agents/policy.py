@@ -27,7 +27,9 @@ evaluation plays the argmax of.
 
 A saved model (``save`` / ``load``) is one ``.pt`` file: the weights, the scaling, the
 shape, the advisor's numbers by name, and the rules it was trained on.  Files of version 1
-(before 0.5.0) load as they played: every column, no clipping, fp32, separate networks.
+(before 0.5.0) load as they played: every column, no clipping, fp32, separate networks.  A
+file from before the action layout grew (it grows only by appending) is padded to it
+(``pad_actions``) and chooses as it did wherever the new actions are not legal.
 """
 
 from __future__ import annotations
@@ -362,8 +364,11 @@ class Policy(nn.Module):
         if data.get("version") not in (1, VERSION):
             raise ValueError(f"{path}: policy file version {data.get('version')!r} is not supported")
         state = dict(data["state_dict"])
+        saved_actions = int(data.get("num_actions", 173))  # 173 until the layout grew
+        if saved_actions > NUM_ACTIONS:
+            raise ValueError(f"{path} knows {saved_actions} actions and this handfoot {NUM_ACTIONS}: it is from a newer one")
         if data["version"] == 1:  # every column, separate networks, no clipping, fp32: as it played
-            width = int(state["mean"].shape[0]) - (NUM_ACTIONS if data["advisor"] else 0)
+            width = int(state["mean"].shape[0]) - (saved_actions if data["advisor"] else 0)
             if width != OBS_SIZE:
                 raise ValueError(
                     f"{path} was trained on observations of {width} numbers and this handfoot's have "
@@ -377,6 +382,8 @@ class Policy(nn.Module):
         if max(shape.get("columns") or [0]) >= OBS_SIZE:
             raise ValueError(f"{path} reads observation columns this handfoot does not have: it is from a newer one")
         policy = Policy(**shape)
+        if saved_actions < NUM_ACTIONS:
+            state = pad_actions(state, policy, saved_actions)
         state.setdefault("advisor_params", policy.advisor_params)  # files from before tuned advisors
         state.setdefault("extra_mean", policy.extra_mean)
         state.setdefault("extra_scale", policy.extra_scale)
@@ -387,6 +394,30 @@ class Policy(nn.Module):
         policy.load_state_dict(state)
         policy.eval()
         return policy, Rules.from_dict(data["rules"]), data.get("extra", {})
+
+
+def pad_actions(state: dict, policy: Policy, saved_actions: int) -> dict:
+    """A ``state_dict`` trained when the action layout had ``saved_actions`` actions, grown to
+    this layout's (it only ever grows by appending): the new actions get zero weights in the
+    output layer (a logit of 0 where the new rule makes them legal; masked everywhere else)
+    and, with an advisor, zero weights for their new one-hot inputs, so the network chooses
+    exactly as it did wherever the new actions are not legal."""
+    grow = NUM_ACTIONS - saved_actions
+    state = dict(state)
+    out = "actor_head" if policy.shared else "actor.1"
+    state[f"{out}.weight"] = torch.cat([state[f"{out}.weight"], state[f"{out}.weight"].new_zeros(grow, policy.arch[-1])])
+    state[f"{out}.bias"] = torch.cat([state[f"{out}.bias"], state[f"{out}.bias"].new_zeros(grow)])
+    if policy.advisor:  # the advice one-hot is the last block of the inputs: it grows at its end
+        old_width = int(state["mean"].shape[0])
+        state["mean"] = torch.cat([state["mean"], state["mean"].new_zeros(grow)])
+        state["scale"] = torch.cat([state["scale"], state["scale"].new_ones(grow)])
+        firsts = ["trunk.0.weight"] if policy.shared else ["actor.0.0.weight", "critic.0.0.weight"]
+        for key in firsts:
+            weight = state[key]
+            state[key] = torch.cat(
+                [weight[:, :old_width], weight.new_zeros(weight.shape[0], grow), weight[:, old_width:]], dim=1
+            )
+    return state
 
 
 def with_advisor_by_name(state: dict, names: list[str] | None) -> dict:
@@ -404,6 +435,7 @@ __all__ = [
     "advice",
     "autocast",
     "compact_columns",
+    "pad_actions",
     "rule_actions",
     "features",
     "resolve_device",

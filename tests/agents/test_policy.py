@@ -191,3 +191,37 @@ def test_acting_runs_the_actor_alone_and_picks_what_forward_would():
 
     policy.critic.forward = no_critic  # acting needs no value: the critic must not run
     assert np.array_equal(policy.act(x, masks), expected) and masks[np.arange(64), expected].all()
+
+
+@pytest.mark.parametrize("shared, advisor, extra", [(False, True, 0), (True, False, 0), (False, True, 120)])
+def test_a_model_from_a_smaller_action_layout_is_padded_and_chooses_as_before(tmp_path, shared, advisor, extra):
+    """The action layout grows only by appending: a model saved when it had fewer actions
+    (here: as if the last five house actions were new) loads, padded, and plays partnership,
+    where those actions are never legal, exactly as it did."""
+    observations, masks = positions()
+    policy = Policy((16,), advisor=advisor, columns=compact_columns(RULES), shared=shared, critic_extra=extra)
+    policy.set_scaling(policy.inputs(observations, masks, RULES))
+    for layer in policy.modules():
+        if isinstance(layer, torch.nn.Linear):
+            torch.nn.init.normal_(layer.weight)
+    path = tmp_path / "small.pt"
+    policy.save(path, RULES)
+    data = torch.load(path, weights_only=False)
+    grow, state = 5, data["state_dict"]
+    out = "actor_head" if shared else "actor.1"
+    state[f"{out}.weight"], state[f"{out}.bias"] = state[f"{out}.weight"][:-grow], state[f"{out}.bias"][:-grow]
+    if advisor:
+        width = len(compact_columns(RULES)) + NUM_ACTIONS - grow
+        state["mean"], state["scale"] = state["mean"][:width], state["scale"][:width]
+        for key in ["trunk.0.weight"] if shared else ["actor.0.0.weight", "critic.0.0.weight"]:
+            w = state[key]
+            state[key] = torch.cat([w[:, :width], w[:, width + grow :]], dim=1)
+    data["num_actions"] = NUM_ACTIONS - grow
+    torch.save(data, path)
+    loaded, _, _ = Policy.load(path)
+    assert masks[:, NUM_ACTIONS - grow :].sum() == 0
+    assert np.array_equal(PPOAgent(loaded, RULES).act(observations, masks), PPOAgent(policy, RULES).act(observations, masks))
+    data["num_actions"] = NUM_ACTIONS + 1
+    torch.save(data, path)
+    with pytest.raises(ValueError, match="from a newer one"):
+        Policy.load(path)

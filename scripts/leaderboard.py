@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's handfoot, whatever else is installed
 README = ROOT / "README.md"
 START = "<!-- leaderboard: scripts/leaderboard.py writes what follows, up to the end marker -->"
 END = "<!-- end of leaderboard -->"

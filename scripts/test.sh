@@ -1,12 +1,37 @@
 #!/usr/bin/env bash
-# The test suite: set up the local virtual environment, then run pytest (the default run
-# leaves out tests marked slow; run those with: .venv/bin/python -m pytest -m slow).
+# The test suite: the local virtual environment (made, or brought up to date with
+# pyproject.toml), the lint and type checks, then pytest. The default run leaves out tests
+# marked slow; run those with: .venv/bin/python -m pytest -m slow.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "tests: creating .venv and installing handfoot with the dev and interop extras (a few minutes the first time)"
-python3 -m venv .venv
-.venv/bin/pip install --quiet --upgrade pip >/dev/null
-.venv/bin/pip install --quiet -e '.[dev,interop]'
-echo "tests: compiling the kernels (about a minute, once per install)"
+
+# .venv is reused while it matches pyproject.toml: the stamp holds the hash of the
+# pyproject.toml it was installed from (the package itself is installed editable, so code
+# changes need no reinstall). A missing or broken .venv, or a changed pyproject.toml,
+# installs again; `rm -r .venv` forces a fresh one.
+stamp=.venv/.installed-from
+wanted="$(python3 -c 'import hashlib; print(hashlib.sha256(open("pyproject.toml", "rb").read()).hexdigest())')"
+if [ -x .venv/bin/python ] && .venv/bin/python -c '' 2>/dev/null && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
+    echo "tests: .venv is up to date with pyproject.toml"
+else
+    echo "tests: installing handfoot with the dev and interop extras into .venv (a few minutes the first time)"
+    [ -x .venv/bin/python ] && .venv/bin/python -c '' 2>/dev/null || python3 -m venv --clear .venv
+    .venv/bin/pip install --quiet --upgrade pip >/dev/null
+    .venv/bin/pip install --quiet -e '.[dev,interop]'
+    echo "$wanted" >"$stamp"
+fi
+
+echo "tests: compiling the kernels (about a minute, once per change of their source)"
 .venv/bin/handfoot warmup
+
+# Lint and types: ruff on everything (but the files below), mypy on handfoot_env and agents
+# (pyproject.toml's [tool.mypy]). Files being rewritten right now by other work (issue 28's
+# trainer split) are linted again as soon as their rewrites land clean;
+# whoever lands one takes it off this list.
+lint_pending="train,agents/policy.py,tests/train/test_cluster.py"
+echo "tests: ruff (lint, format) and mypy"
+.venv/bin/ruff check --quiet --extend-exclude "$lint_pending" .
+.venv/bin/ruff format --check --quiet .
+.venv/bin/mypy
+
 .venv/bin/python -m pytest "$@"

@@ -106,3 +106,26 @@ def test_a_fault_stops_the_benchmark_or_lets_it_go_on(tmp_path, capsys):
     assert status == 1 and not report["stopped"] and len(report["faults"]) == 1
     assert results["heuristic"]["games"] == 2 and results["ppo"]["games"] == 2
     assert report["tables"][0]["entries"][name]["rating"] is None  # an incomplete record has no rating
+
+
+def test_the_readme_leaderboard_is_the_benchmark_of_the_shipped_agents():
+    """README's table is ``markdown`` of agents/models/leaderboard.json, a standard run of the
+    five opponents, made with the shipped files of today (its anchors are not stale)."""
+    import importlib.util
+
+    from handfoot_lab.benchmark import LEADERBOARD, PROTOCOL, TABLES, markdown
+
+    spec = importlib.util.spec_from_file_location("leaderboard", ROOT / "scripts" / "leaderboard.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    report = json.loads(LEADERBOARD.read_text())
+    assert report["protocol"] == PROTOCOL and report["standard"] and report["faults"] == []
+    assert [(t["preset"], t["players"]) for t in report["tables"]] == list(TABLES)
+    assert [a["name"] for a in report["agents"]] == list(OPPONENTS)
+    readme = (ROOT / "README.md").read_text()
+    assert script.splice(readme, markdown(report)) == readme
+    for preset, players in TABLES:
+        assert "STALE" not in stored_anchors(Rules.preset(preset, num_players=players))[1]
+    assert script.splice("a\n" + script.START + "\nold\n" + script.END + "\nb", "new") == (
+        "a\n" + script.START + "\nnew\n" + script.END + "\nb"
+    )

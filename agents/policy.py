@@ -34,9 +34,10 @@ file from before the action layout grew (it grows only by appending) is padded t
 
 from __future__ import annotations
 
+import itertools
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, cast
 
 import numpy as np
 import torch
@@ -167,7 +168,7 @@ def features(
 
 def mlp(sizes: list[int]) -> nn.Sequential:
     layers: list[nn.Module] = []
-    for a, b in zip(sizes[:-1], sizes[1:]):
+    for a, b in itertools.pairwise(sizes):
         layers += [nn.Linear(a, b), nn.Tanh()]
     return nn.Sequential(*layers)
 
@@ -175,6 +176,20 @@ def mlp(sizes: list[int]) -> nn.Sequential:
 # ---------------------------------------------------------------------------- the network
 class Policy(nn.Module):
     """Masked actor and critic; see the module docstring for every option."""
+
+    # buffers (saved with the weights) and layers, declared for readers and type checkers
+    advisor_params: torch.Tensor
+    columns: torch.Tensor
+    mask_actions: torch.Tensor
+    mean: torch.Tensor
+    scale: torch.Tensor
+    extra_mean: torch.Tensor
+    extra_scale: torch.Tensor
+    actor: nn.Sequential
+    critic: nn.Sequential
+    trunk: nn.Sequential
+    actor_head: nn.Linear
+    critic_head: nn.Linear
 
     def __init__(
         self,
@@ -230,11 +245,11 @@ class Policy(nn.Module):
 
     @property
     def actor_layer(self) -> nn.Linear:
-        return self.actor_head if self.shared else self.actor[-1]
+        return self.actor_head if self.shared else cast(nn.Linear, self.actor[-1])
 
     @property
     def critic_layer(self) -> nn.Linear:
-        return self.critic_head if self.shared else self.critic[-1]
+        return self.critic_head if self.shared else cast(nn.Linear, self.critic[-1])
 
     def actor_parameters(self) -> list[nn.Parameter]:
         """The parameters the policy loss moves (the shared trunk's included)."""
@@ -263,10 +278,11 @@ class Policy(nn.Module):
 
     def set_scaling(self, inputs: np.ndarray, extra: np.ndarray | None = None) -> None:
         """Scale each input by its mean and spread on ``inputs`` (positions from whole games;
-        the legal-action inputs and the one-hot advice are left as they are); ``extra`` likewise for the critic's extra inputs."""
+        the legal-action inputs and the one-hot advice are left as they are); ``extra``
+        likewise for the critic's extra inputs."""
 
-        def fit(x: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
-            x = torch.as_tensor(x, dtype=torch.float32)
+        def fit(data: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+            x = torch.as_tensor(data, dtype=torch.float32)
             mean, std = x.mean(0), x.std(0)
             constant = std < 1e-6
             mean[constant], std[constant] = 0.0, 1.0
@@ -340,7 +356,7 @@ class Policy(nn.Module):
         assert tuple(shape) == SHAPE_KEYS
         return shape
 
-    def save(self, path: str | Path, rules: Rules, extra: dict[str, Any] | None = None) -> None:
+    def save(self, path: str | Path | IO[bytes], rules: Rules, extra: dict[str, Any] | None = None) -> None:
         """One file: weights, scaling, shape, the rules trained on, and ``extra`` facts."""
         torch.save(
             {
@@ -357,7 +373,7 @@ class Policy(nn.Module):
         )
 
     @staticmethod
-    def load(path: str | Path) -> tuple[Policy, Rules, dict]:
+    def load(path: str | Path | IO[bytes]) -> tuple[Policy, Rules, dict]:
         data = torch.load(path, map_location="cpu", weights_only=False)
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"{path} is not a handfoot policy file")
@@ -366,7 +382,9 @@ class Policy(nn.Module):
         state = dict(data["state_dict"])
         saved_actions = int(data.get("num_actions", 173))  # 173 until the layout grew
         if saved_actions > NUM_ACTIONS:
-            raise ValueError(f"{path} knows {saved_actions} actions and this handfoot {NUM_ACTIONS}: it is from a newer one")
+            raise ValueError(
+                f"{path} knows {saved_actions} actions and this handfoot {NUM_ACTIONS}: it is from a newer one"
+            )
         if data["version"] == 1:  # every column, separate networks, no clipping, fp32: as it played
             width = int(state["mean"].shape[0]) - (saved_actions if data["advisor"] else 0)
             if width != OBS_SIZE:
@@ -405,7 +423,9 @@ def pad_actions(state: dict, policy: Policy, saved_actions: int) -> dict:
     grow = NUM_ACTIONS - saved_actions
     state = dict(state)
     out = "actor_head" if policy.shared else "actor.1"
-    state[f"{out}.weight"] = torch.cat([state[f"{out}.weight"], state[f"{out}.weight"].new_zeros(grow, policy.arch[-1])])
+    state[f"{out}.weight"] = torch.cat(
+        [state[f"{out}.weight"], state[f"{out}.weight"].new_zeros(grow, policy.arch[-1])]
+    )
     state[f"{out}.bias"] = torch.cat([state[f"{out}.bias"], state[f"{out}.bias"].new_zeros(grow)])
     if policy.advisor:  # the advice one-hot is the last block of the inputs: it grows at its end
         old_width = int(state["mean"].shape[0])
@@ -435,10 +455,10 @@ __all__ = [
     "advice",
     "autocast",
     "compact_columns",
-    "pad_actions",
-    "rule_actions",
     "features",
+    "pad_actions",
     "resolve_device",
     "resolve_precision",
+    "rule_actions",
     "with_advisor_by_name",
 ]

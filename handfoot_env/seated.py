@@ -96,10 +96,10 @@ class SeatedGames:
         self.opponents = list(opponents)
         if hasattr(self, "table"):
             self.table.agents = self.opponents
-        weights = np.ones(len(self.opponents)) if weights is None else np.asarray(weights, dtype=np.float64)
-        if len(weights) != len(self.opponents) or (weights < 0).any() or weights.sum() <= 0:
+        chances = np.ones(len(self.opponents)) if weights is None else np.asarray(weights, dtype=np.float64)
+        if len(chances) != len(self.opponents) or (chances < 0).any() or chances.sum() <= 0:
             raise ValueError("opponent weights must be one non-negative number per opponent, not all zero")
-        self.weights = weights / weights.sum()
+        self.weights = chances / chances.sum()
 
     # ------------------------------------------------------------------ helpers
     def _assign_sides(self, rows: np.ndarray) -> None:
@@ -140,6 +140,7 @@ class SeatedGames:
         rows = np.flatnonzero(outcome.deal_over)
         if len(rows) == 0:
             return rewards
+        assert self.win_prob is not None  # reward_mode win_prob has its model (checked in __init__)
         over = outcome.game_over[rows]
         after = np.where(over[:, None], self.engine.final_totals[rows], self.engine.totals[rows]).astype(np.int64)
         before = after - outcome.deal_scores[rows]

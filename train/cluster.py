@@ -36,6 +36,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 import numpy as np
 
@@ -97,7 +98,7 @@ class Cluster:
             require_ray().shutdown()
             self.started_here = False
 
-    def __enter__(self) -> Cluster:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -133,9 +133,7 @@ class RolloutCollector:
 
 def join_rollouts(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     """Several collectors' buffers as one: games side by side (axis 1; ``last_*`` axis 0)."""
-    return {
-        key: np.concatenate([p[key] for p in parts], axis=0 if key.startswith("last_") else 1) for key in parts[0]
-    }
+    return {key: np.concatenate([p[key] for p in parts], axis=0 if key.startswith("last_") else 1) for key in parts[0]}
 
 
 def sample_positions(

@@ -416,7 +416,10 @@ def validate(config: TrainConfig) -> TrainConfig:
     if config.algorithm == "ppo" and ppo.batch_size > config.env.num_envs * ppo.n_steps:
         fail("ppo.batch_size", "must not exceed env.num_envs * ppo.n_steps")
     if ppo.anchor_coef < 0:
-        fail("ppo.anchor_coef", f"is the weight of the KL term to the warm start: 0 (none) or more, got {ppo.anchor_coef}")
+        fail(
+            "ppo.anchor_coef",
+            f"is the weight of the KL term to the warm start: 0 (none) or more, got {ppo.anchor_coef}",
+        )
     if ppo.anchor_coef > 0 and config.imitation.decisions == 0:
         fail("ppo.anchor_coef", "anchors to the imitation warm start: it needs imitation.decisions > 0")
     if not 0 <= dmc.epsilon <= 1:
@@ -432,7 +435,9 @@ def validate(config: TrainConfig) -> TrainConfig:
     if tune.generations:
         at_least(tune, "tune.", ("population", "elite", "pairs", "validate_pairs"), 1)
         if tune.pair_positions < 0:
-            fail("tune.pair_positions", f"must be 0 (no pair model) or a number of positions, got {tune.pair_positions}")
+            fail(
+                "tune.pair_positions", f"must be 0 (no pair model) or a number of positions, got {tune.pair_positions}"
+            )
         if tune.pair_positions and not config.make_rules().takes_with_a_pair:
             fail(
                 "tune.pair_positions",

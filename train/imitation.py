@@ -63,7 +63,9 @@ def imitate(
     optimizer = torch.optim.Adam(policy.actor_parameters(), lr=learning_rate)
     seen = 0
     accuracy = 0.0
-    for observations, masks, actions in demonstrations(rules, decisions, seed, params=policy.advisor_params.cpu().numpy()):
+    for observations, masks, actions in demonstrations(
+        rules, decisions, seed, params=policy.advisor_params.cpu().numpy()
+    ):
         x = policy.inputs(observations, masks, rules)
         device = policy.device
         x_t, masks_t = torch.as_tensor(x, device=device), torch.as_tensor(masks, device=device)

@@ -26,8 +26,8 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import torch
 
 from agents import make_agent
@@ -37,13 +37,16 @@ from handfoot_env.baselines.heuristic_params import NAMES
 from handfoot_env.cards import NUM_KINDS
 from handfoot_env.rewards import WinProbability
 from handfoot_env.rules import Rules
-from train.algorithms import ALGORITHMS
+from train.algorithms import ALGORITHMS, PPO
 from train.collect import RolloutCollector
 from train.config import TrainConfig
 from train.evaluate import play_match
 from train.league import League
 from train.run import RunFolder, read_json, write_atomically, write_json
 from train.warm_start import warm_start
+
+if TYPE_CHECKING:
+    from train.cluster import RayCollector
 
 # Seeds of the deals each use plays (see the module docstring).
 TRAINING_SEEDS = 1_000_000_000
@@ -161,7 +164,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> d
     import numba
 
     torch.set_num_threads(config.threads)
-    numba.set_num_threads(min(config.threads, numba.config.NUMBA_NUM_THREADS))
+    numba.set_num_threads(min(config.threads, getattr(numba.config, "NUMBA_NUM_THREADS")))  # noqa: B009
     torch.manual_seed(config.seed)
     rules = config.make_rules()
     folder = RunFolder(config)
@@ -199,12 +202,14 @@ class Lab:
         self.policy = make_policy(config, rules).to(self.device)
         self.algorithm = ALGORITHMS[config.algorithm](config, self.policy)
         self.win_prob = win_probability(config, rules, folder.path, self._say)
+        self.collector: RolloutCollector | RayCollector
+        self.runners: list | None = None
         self.league = League(config.league.opponents, config.league.max_snapshots, seed=config.seed, rules=rules)
         if config.ray.workers:
             from train.cluster import RayCollector
 
             self.collector = RayCollector(config, self.policy, self.win_prob, say=self._say)
-            self.runners = self.collector.workers  # evaluations run on the rollout workers too
+            self.runners = list(self.collector.workers)  # evaluations run on the rollout workers too
             self._say(
                 f"Ray: {config.ray.workers} rollout workers of {config.env.num_envs // config.ray.workers} games each"
             )
@@ -220,9 +225,8 @@ class Lab:
                 win_prob=self.win_prob,
                 generator=torch.Generator().manual_seed(config.seed),
             )
-            self.runners = None
         self.timer = self.collector.timer
-        self.state = {
+        self.state: dict[str, Any] = {
             "num_timesteps": 0,
             "next_eval": config.eval.every,
             "next_checkpoint": config.checkpoint_every,
@@ -245,7 +249,9 @@ class Lab:
     def _resume(self, saved: dict, changes) -> None:
         checkpoint = torch.load(self.folder.checkpoint / "trainer.pt", map_location="cpu", weights_only=False)
         try:
-            self.policy.load_state_dict(with_advisor_by_name(checkpoint["policy"], checkpoint.get("advisor_param_names")))
+            self.policy.load_state_dict(
+                with_advisor_by_name(checkpoint["policy"], checkpoint.get("advisor_param_names"))
+            )
             self.algorithm.load_state_dict(checkpoint["algorithm"])
         except (RuntimeError, ValueError, KeyError) as exc:  # another network, or another handfoot's checkpoint
             raise ValueError(
@@ -271,7 +277,7 @@ class Lab:
                 state["warm_start"] = warm_start(
                     config, self.rules, self.policy, self.folder.path, self.timer, self._say, self._log, self.runners
                 )
-                if config.ppo.anchor_coef > 0 and config.algorithm == "ppo":
+                if isinstance(self.algorithm, PPO) and config.ppo.anchor_coef > 0:
                     self.algorithm.set_anchor()
                 if config.eval.every > 0 and not interrupt.requested:
                     self._evaluate(None)  # where learning starts from
@@ -311,9 +317,7 @@ class Lab:
         """Save the final policy (the best one, with keep_best_vs) and its table on fresh deals."""
         config, state = self.config, self.state
         model = self.folder.path / "model.pt"
-        write_atomically(
-            model, lambda handle: self.policy.save(handle, self.rules, {"steps": state["num_timesteps"]})
-        )
+        write_atomically(model, lambda handle: self.policy.save(handle, self.rules, {"steps": state["num_timesteps"]}))
         if config.eval.keep_best_vs and (self.folder.path / "best.pt").exists():
             # keep what works: the policy that did best in the selection matches (the final
             # table below plays fresh deals, so its numbers are not chosen by luck)
@@ -432,13 +436,17 @@ class Lab:
             "selections": state["selections"],
             "interrupted": interrupted,
             # on Ray: the rollout workers' own seconds per part (summed over workers) and restarts
-            "ray": None
-            if not self.config.ray.workers
-            else {
-                "workers": self.config.ray.workers,
-                "worker_timing": dict(self.collector.worker_timer.seconds),
-                "worker_restarts": self.collector.restarts,
-            },
+            "ray": self._ray_summary(),
+        }
+
+    def _ray_summary(self) -> dict | None:
+        collector = self.collector
+        if isinstance(collector, RolloutCollector):
+            return None
+        return {
+            "workers": self.config.ray.workers,
+            "worker_timing": dict(collector.worker_timer.seconds),
+            "worker_restarts": collector.restarts,
         }
 
     def _bar(self):
@@ -490,9 +498,7 @@ def print_summary(summary: dict) -> None:
     shares = summary.get("timing_shares", {})
     print(
         f"\n{config['name']}: {summary['num_timesteps']:,} steps, {summary['train_seconds']:.0f} s of training "
-        f"({summary['train_steps_per_sec']:,.0f} steps/s; "
-        + ", ".join(f"{k} {v:.0%}" for k, v in shares.items())
-        + ")"
+        f"({summary['train_steps_per_sec']:,.0f} steps/s; " + ", ".join(f"{k} {v:.0%}" for k, v in shares.items()) + ")"
     )
     tuned = (summary.get("warm_start") or {}).get("tuned")
     if tuned:
@@ -510,4 +516,13 @@ def print_summary(summary: dict) -> None:
     )
 
 
-__all__ = ["LEARNING_PARTS", "Lab", "bench_overrides", "evaluate", "make_policy", "print_summary", "results_table", "train"]
+__all__ = [
+    "LEARNING_PARTS",
+    "Lab",
+    "bench_overrides",
+    "evaluate",
+    "make_policy",
+    "print_summary",
+    "results_table",
+    "train",
+]

@@ -52,7 +52,10 @@ def write_atomically(path: Path, write: Callable[[IO[bytes]], None]) -> None:
 
 
 def write_json(path: Path, data: Any) -> None:
-    write_atomically(path, lambda handle: handle.write(json.dumps(data, indent=1).encode()))
+    def write(handle: IO[bytes]) -> None:
+        handle.write(json.dumps(data, indent=1).encode())
+
+    write_atomically(path, write)
 
 
 def read_json(path: Path, what: str) -> Any:
@@ -77,7 +80,7 @@ class RunFolder:
         """Create the folder and hold its lock; a second live run in it is refused."""
         try:
             self.path.mkdir(parents=True, exist_ok=True)
-            lock = open(self.path / ".lock", "a+")
+            lock = open(self.path / ".lock", "a+")  # noqa: SIM115 - held open: the lock lives as long as the run
         except OSError as exc:
             raise ValueError(f"cannot create the run folder {self.path}: {exc.strerror or exc}") from None
         try:

@@ -80,7 +80,9 @@ def search_heuristic(
             rules,
             search,
             log=say,
-            play=lambda rules, variants, deals, seed: play_variants_on_ray(rules, variants, deals, seed, runners=runners),
+            play=lambda rules, variants, deals, seed: play_variants_on_ray(
+                rules, variants, deals, seed, runners=runners
+            ),
         )
     else:
         result = tune(rules, search, log=say)

@@ -13,6 +13,7 @@ calibration table (predicted against observed, per tenth of predicted chance).
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 
@@ -39,26 +40,37 @@ def deal_starts(rules: Rules, games: int, seed: int, batch: int = 1024) -> tuple
     totals, played, game_of, finals = [], [], [], []
     for lo in range(0, games, batch):
         size = min(batch, games - lo)
-        engine = VectorEngine(rules, batch_size=size, auto_reset=False)
-        engine.reset(seeds=np.arange(seed + lo, seed + lo + size, dtype=np.int64))
-        table = Table(engine, agents)
-        table.seat_agents = np.repeat(rng.integers(len(agents), size=size)[:, None], rules.num_players, axis=1)
-        deals = np.zeros(size, dtype=np.int64)
-        totals.append(np.zeros((size, rules.num_owners)))
-        played.append(np.zeros(size, dtype=np.int64))
-        game_of.append(np.arange(lo, lo + size))
-
-        def record(outcome, stepped, actions) -> None:
-            rows = np.flatnonzero(outcome.deal_over & ~outcome.game_over)
-            if len(rows):
-                deals[rows] += 1
-                totals.append(engine.totals[rows].astype(np.float64))
-                played.append(deals[rows].copy())
-                game_of.append(lo + rows)
-
-        table.play(on_step=record)
-        finals.append(engine.final_totals.astype(np.float64))
+        seats = np.repeat(rng.integers(len(agents), size=size)[:, None], rules.num_players, axis=1)
+        chunk = _play_chunk(rules, agents, seats, np.arange(seed + lo, seed + lo + size, dtype=np.int64))
+        totals += chunk[0]
+        played += chunk[1]
+        game_of += [lo + rows for rows in chunk[2]]
+        finals.append(chunk[3])
     return np.concatenate(totals), np.concatenate(played), np.concatenate(game_of), np.concatenate(finals)
+
+
+def _play_chunk(rules: Rules, agents: list, seats: np.ndarray, seeds: np.ndarray) -> tuple:
+    """One batch of games (``seats``: agent index per seat): the totals at every deal start,
+    the deals played by then, the game of each, and the final totals."""
+    engine = VectorEngine(rules, batch_size=len(seeds), auto_reset=False)
+    engine.reset(seeds=seeds)
+    table = Table(engine, agents)
+    table.seat_agents = seats
+    deals = np.zeros(len(seeds), dtype=np.int64)
+    totals = [np.zeros((len(seeds), rules.num_owners))]
+    played = [np.zeros(len(seeds), dtype=np.int64)]
+    game_of = [np.arange(len(seeds))]
+
+    def record(outcome, stepped, actions) -> None:
+        rows = np.flatnonzero(outcome.deal_over & ~outcome.game_over)
+        if len(rows):
+            deals[rows] += 1
+            totals.append(engine.totals[rows].astype(np.float64))
+            played.append(deals[rows].copy())
+            game_of.append(rows)
+
+    table.play(on_step=record)
+    return totals, played, game_of, engine.final_totals.astype(np.float64)
 
 
 def _examples(model: WinProbability, totals, played, game_of, finals) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -77,7 +89,7 @@ def calibration(predicted: np.ndarray, outcome: np.ndarray, bins: int = 10) -> l
     """Per tenth of predicted chance: how many, the mean prediction, the mean outcome."""
     rows = []
     edges = np.linspace(0, 1, bins + 1)
-    for lo, hi in zip(edges[:-1], edges[1:]):
+    for lo, hi in itertools.pairwise(edges):
         inside = (predicted >= lo) & ((predicted < hi) | (hi == 1.0))
         if inside.any():
             rows.append(
@@ -124,7 +136,7 @@ def fit_win_prob(
     report = {
         "games": games,
         "held_out_games": int(games - int(games * 0.8)),
-        "examples": int(len(x)),
+        "examples": len(x),
         "log_loss": log_loss,
         "base_rate_log_loss": float(-np.mean(outcome * np.log(base) + (1 - outcome) * np.log(1 - base))),
         "brier": float(np.mean((predicted - outcome) ** 2)),

@@ -164,7 +164,9 @@ def test_a_model_saved_and_loaded_keeps_its_shape_and_its_choices(tmp_path):
     policy.save(tmp_path / "m.pt", rules)
     loaded, _, _ = Policy.load(tmp_path / "m.pt")
     assert loaded.shape() == policy.shape()
-    assert np.array_equal(PPOAgent(loaded, rules).act(observations, masks), PPOAgent(policy, rules).act(observations, masks))
+    assert np.array_equal(
+        PPOAgent(loaded, rules).act(observations, masks), PPOAgent(policy, rules).act(observations, masks)
+    )
 
 
 def test_the_legal_actions_can_be_an_input_and_are_not_rescaled():
@@ -177,6 +179,8 @@ def test_the_legal_actions_can_be_an_input_and_are_not_rescaled():
     assert np.array_equal(x[:, width:].astype(bool), masks[:, :83])
     policy.set_scaling(x)
     assert (policy.mean[width:] == 0).all() and (policy.scale[width:] == 1).all()
+
+
 def test_acting_runs_the_actor_alone_and_picks_what_forward_would():
     policy = Policy((16,), advisor=False)
     rng = np.random.default_rng(0)
@@ -220,7 +224,9 @@ def test_a_model_from_a_smaller_action_layout_is_padded_and_chooses_as_before(tm
     torch.save(data, path)
     loaded, _, _ = Policy.load(path)
     assert masks[:, NUM_ACTIONS - grow :].sum() == 0
-    assert np.array_equal(PPOAgent(loaded, RULES).act(observations, masks), PPOAgent(policy, RULES).act(observations, masks))
+    assert np.array_equal(
+        PPOAgent(loaded, RULES).act(observations, masks), PPOAgent(policy, RULES).act(observations, masks)
+    )
     data["num_actions"] = NUM_ACTIONS + 1
     torch.save(data, path)
     with pytest.raises(ValueError, match="from a newer one"):

@@ -91,7 +91,9 @@ def test_win_prob_rewards_add_up_to_the_result_minus_the_chance_at_the_start():
     rules = Rules.preset("classic", num_players=2, num_deals=2)
     rng = np.random.default_rng(0)
     model = WinProbability(rules, [rng.normal(size=(6, 4)), rng.normal(size=4), rng.normal(size=(4, 1)), np.zeros(1)])
-    games = SeatedGames(rules, 6, [make_baseline("greedy", rules=rules)], seed=5, reward_mode="win_prob", win_prob=model)
+    games = SeatedGames(
+        rules, 6, [make_baseline("greedy", rules=rules)], seed=5, reward_mode="win_prob", win_prob=model
+    )
     sides = games.learner_side.copy()
     at_start = model(np.zeros((6, 2)), sides, np.zeros(6))
     finals = {}

@@ -88,7 +88,9 @@ def test_ppo_learns_a_first_minibatch_with_a_ratio_of_one():
     algorithm = PPO(config, policy)
     batch = rollout(config, policy, algorithm.explore, 16)
     with torch.no_grad():
-        logits, values = policy(torch.as_tensor(batch["x"].reshape(-1, policy.width)), torch.as_tensor(batch["masks"].reshape(-1, 173)))
+        logits, values = policy(
+            torch.as_tensor(batch["x"].reshape(-1, policy.width)), torch.as_tensor(batch["masks"].reshape(-1, 173))
+        )
     chosen = torch.log_softmax(logits, -1).gather(1, torch.as_tensor(batch["actions"].reshape(-1, 1))).squeeze(1)
     assert torch.allclose(chosen, torch.as_tensor(batch["logprobs"].reshape(-1)), atol=1e-5)
     assert np.allclose(values.numpy(), batch["values"].reshape(-1), atol=1e-5)

@@ -287,7 +287,7 @@ def test_a_dead_cluster_is_one_clear_line(tmp_path):
     with pytest.raises(ValueError, match="cannot reach the Ray cluster"):
         train(config, progress=False)
     assert not config.path.exists()  # refused before the run folder was made
-    result = subprocess.run(
+    result = subprocess.run(  # noqa: PLW1510 - the exit status is what is checked
         [sys.executable, "-m", "handfoot_lab.cli", "eval", "--pairs", "2", "--ray", "127.0.0.1:1"],
         capture_output=True,
         text=True,

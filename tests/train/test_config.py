@@ -54,8 +54,12 @@ def test_overrides():
 
 @pytest.mark.parametrize(
     "key,new",
-    [("tune_generations=3", "tune: {generations: ...}"), ("net_arch=[64]", "network: {arch: ...}"),
-     ("keep_best_vs=heuristic", "eval: {keep_best_vs: ...}"), ("ray_workers=2", "ray: {workers: ...}")],
+    [
+        ("tune_generations=3", "tune: {generations: ...}"),
+        ("net_arch=[64]", "network: {arch: ...}"),
+        ("keep_best_vs=heuristic", "eval: {keep_best_vs: ...}"),
+        ("ray_workers=2", "ray: {workers: ...}"),
+    ],
 )
 def test_flat_keys_of_0_4_are_refused_with_their_new_name(key, new):
     with pytest.raises(ValueError, match=f"moved in handfoot 0.5: write it as {re.escape(new)}"):

@@ -62,7 +62,7 @@ class DMC:
         self.optimizer = torch.optim.Adam(policy.parameters(), lr=self.hp.learning_rate, eps=1e-5)
         self.generator = torch.Generator().manual_seed(config.seed)
         self.pending: dict[str, np.ndarray] | None = None  # decisions whose horizon has not ended
-        self.emitted: np.ndarray | None = None  # [steps, envs]: pending decisions already learned from
+        self.emitted = np.zeros((0, config.env.num_envs), dtype=bool)  # pending decisions already learned from
 
     @property
     def explore(self):
@@ -75,7 +75,8 @@ class DMC:
         new["ends"] = np.maximum(new["ends"], batch["dones"])  # a game's end closes every horizon
         emitted = np.zeros(new["actions"].shape, dtype=bool)
         if self.pending is not None:
-            new = {k: np.concatenate([self.pending[k], new[k]]) for k in KEPT}
+            pending = self.pending
+            new = {k: np.concatenate([pending[k], new[k]]) for k in KEPT}
             emitted = np.concatenate([self.emitted, emitted])
         returns, complete = monte_carlo_returns(new["rewards"], new["ends"], self.hp.gamma)
         take = complete & ~emitted

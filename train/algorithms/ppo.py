@@ -89,7 +89,9 @@ class PPO:
         flat["returns"] = torch.as_tensor(returns.reshape(-1), device=device)
         train_actor = self.updates >= hp.value_warmup_rollouts
         size = len(flat["actions"])
-        stats: dict[str, list[float]] = {k: [] for k in ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")}
+        stats: dict[str, list[float]] = {
+            k: [] for k in ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")
+        }
         for _ in range(hp.n_epochs):
             order = torch.randperm(size, generator=self.generator).to(device)
             for lo in range(0, size, hp.batch_size):
@@ -144,6 +146,7 @@ class PPO:
             group["lr"] = self.hp.learning_rate  # a changed learning rate takes effect on resume
         if state.get("anchor") is not None:
             self.set_anchor()
+            assert self.anchor is not None
             self.anchor.load_state_dict(state["anchor"])
         elif self.hp.anchor_coef > 0:
             raise ValueError(

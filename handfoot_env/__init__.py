@@ -9,14 +9,21 @@ from handfoot_env.rules import Rules
 __version__ = "0.4.0"  # the heuristic learned keep_wilds in 0.4.0 (the observation grew seat_known in 0.3.0)
 __all__ = ["GYMNASIUM_ID", "Rules", "__version__", "env", "raw_env"]
 
-GYMNASIUM_ID = "handfoot/HandFoot-v0"  # gymnasium.make(GYMNASIUM_ID, preset="partnership", opponent="heuristic")
+# gymnasium.make(GYMNASIUM_ID, preset="partnership", opponent="heuristic"): one game;
+# gymnasium.make_vec(GYMNASIUM_ID, num_envs=1024, vectorization_mode="vector_entry_point"): N games
+# on the vector engine (handfoot_env/gym_vector.py).
+GYMNASIUM_ID = "handfoot/HandFoot-v0"
 
 
 def _register_with_gymnasium() -> None:
     import gymnasium
 
     if GYMNASIUM_ID not in gymnasium.registry:
-        gymnasium.register(id=GYMNASIUM_ID, entry_point="handfoot_env.gym_env:HandFootGymEnv")
+        gymnasium.register(
+            id=GYMNASIUM_ID,
+            entry_point="handfoot_env.gym_env:HandFootGymEnv",
+            vector_entry_point="handfoot_env.gym_vector:HandFootVectorEnv",
+        )
 
 
 _register_with_gymnasium()

@@ -5,9 +5,10 @@
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(env.action_masks().argmax())
 
-In ``partnership`` the learner plays both partners.  ``action_masks()`` gives the legal
-actions, as sb3-contrib's MaskablePPO expects, and ``action_space.sample()`` draws a legal
-one.  An illegal action ends the episode with ``illegal_reward`` (-1), ``terminated`` set
+In ``partnership`` the learner plays both partners.  ``info["action_mask"]`` (int8, all zeros
+once the game is over; the key of Gymnasium's Taxi and of the vector env) and ``action_masks()``
+(booleans, as sb3-contrib's MaskablePPO expects) give the legal actions, and
+``action_space.sample()`` draws a legal one.  An illegal action ends the episode with ``illegal_reward`` (-1), ``terminated`` set
 and ``info["illegal_action"]`` saying why — PettingZoo's convention, and what lets
 Gymnasium's ``check_env`` (which steps an action sampled in another position) pass with every
 default.  ``illegal_action="raise"`` raises ``IllegalActionError`` instead (state untouched),
@@ -117,12 +118,11 @@ class HandFootGymEnv(gym.Env):
         if self.illegal_action != "raise":
             reason = self.games.engine.why_illegal(0, action)
             if reason is not None:
-                info = dict(
-                    self._info(), illegal_action=f"action {action} ({A.describe(action, self.rules)}): {reason}"
-                )
+                described = f"action {action} ({A.describe(action, self.rules)}): {reason}"
                 if self.illegal_action == "skip":
-                    return self.games.observe()[0], 0.0, False, False, info
+                    return self.games.observe()[0], 0.0, False, False, dict(self._info(), illegal_action=described)
                 self._ended_by_illegal_action = True  # PettingZoo's convention: the game ends, with a penalty
+                info = dict(self._info(), illegal_action=described)
                 return self.games.observe()[0], self.illegal_reward, True, False, info
         obs, rewards, dones, ends = self.games.step(np.array([action]))
         info = self._info()
@@ -136,7 +136,10 @@ class HandFootGymEnv(gym.Env):
         return self.games.action_masks()[0]
 
     def _info(self) -> dict:
+        over = self.games.engine.is_over[0] or self._ended_by_illegal_action
         return {
+            # The vector env's key too (and Gymnasium's Taxi's): int8, all zeros once the game is over.
+            "action_mask": np.zeros(A.NUM_ACTIONS, np.int8) if over else self.action_masks().astype(np.int8),
             "scores": [int(t) for t in self.games.engine.totals[0]],
             "learner_side": int(self.games.learner_side[0]),
             "deal": int(self.games.engine.states["deal"][0]) + 1,

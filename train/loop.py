@@ -105,12 +105,11 @@ def evaluate(
     """Duplicate matches of the policy (its most likely legal action) against each opponent,
     here or spread over ``runners`` (the Ray rollout workers; the same results)."""
     if runners:
-        from train.cluster import AgentSpec, play_matches_on_ray, policy_spec
+        from train.cluster import agent_spec, play_matches_on_ray, policy_spec
 
         team = policy_spec(policy, rules)
-        found = play_matches_on_ray(
-            rules, [(team, AgentSpec(name)) for name in opponents], pairs, seed=seed, progress=False, runners=runners
-        )
+        pairings = [(team, agent_spec(name, rules)) for name in opponents]  # a tuned file travels along
+        found = play_matches_on_ray(rules, pairings, pairs, seed=seed, progress=False, runners=runners)
         return [result.to_dict() for result in found]
     agent = PPOAgent(policy, rules, deterministic=True, threads=torch.get_num_threads())
     results = []

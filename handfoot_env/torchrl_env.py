@@ -1,0 +1,209 @@
+"""A TorchRL multi-agent env: N games on the vector engine, ``batch_size=[N]``, every seat an agent.
+
+    from handfoot_env.torchrl_env import HandFootTorchRLEnv
+    env = HandFootTorchRLEnv(num_envs=1024, preset="partnership")
+    env.group_map                         # {"side_0": ["player_0", "player_2"], "side_1": ["player_1", "player_3"]}
+    td = env.rollout(100)                 # random legal play: the action specs carry the masks
+
+The keys are those of TorchRL's ``PettingZooWrapper(handfoot_v0.env(), use_mask=True)`` (the turn-based
+convention), batched over N games:
+
+* per group ``g``: ``(g, "observation")`` float32 ``[N, n, 599]``, each agent's own view (every agent
+  observes every step, as PettingZoo's wrapper does, so that a critic sees every step);
+  ``(g, "action_mask")`` bool ``[N, n, 173]``, the legal actions of the agent to move and all True
+  for the others (their actions are ignored), ready for ``MaskedCategorical(logits, mask=...)``;
+  ``(g, "mask")`` bool ``[N, n]``, True for the agent to move; ``(g, "action")`` int64 ``[N, n]``
+  (a ``Categorical`` spec whose mask follows the game, so ``rand_action`` plays legally);
+  ``(g, "reward")`` ``[N, n, 1]``, each agent's side's reward (``handfoot_env/rewards.py``);
+  ``(g, "done" | "terminated" | "truncated")`` ``[N, n, 1]`` and the same at the root ``[N, 1]``.
+* Groups: one per side by default (``side_0``, ``side_1``...): partners share a reward and a
+  policy, opponents are other groups, as TorchRL's competitive envs group teams (a ``classic``
+  side is one seat).  ``group_map`` takes a ``MarlGroupMapType`` or a dict of agent names instead.
+* A finished game is done until TorchRL resets it (collectors reset the done games only, through
+  ``"_reset"``).  ``set_seed(s)`` makes the next reset deal game ``i`` from seed ``s + i`` (the
+  vector engine's seeding); later games continue the sequence.  An illegal action of the agent to
+  move raises ``IllegalActionError`` naming the game.
+
+This shell imports torch (the ``[train]`` extra), so it sits outside the torch-free core.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+from tensordict import TensorDict, TensorDictBase
+from torchrl.data import Bounded, Categorical, Composite, Unbounded
+from torchrl.envs import EnvBase
+from torchrl.envs.utils import MarlGroupMapType, check_marl_grouping
+
+from handfoot_env import actions as A
+from handfoot_env.observation import OBS_HIGH, OBS_LOW, OBS_SIZE
+from handfoot_env.rewards import check_reward_mode, seat_rewards
+from handfoot_env.rules import Rules
+from handfoot_env.vector import VectorEngine
+
+# "all": every agent's own view every step; "mover": the view of the agent to move, zeros for the rest.
+OBSERVE_MODES = ("all", "mover")
+
+
+class HandFootTorchRLEnv(EnvBase):
+    """N games of Hand and Foot for TorchRL, each seat an agent (see the module)."""
+
+    def __init__(
+        self,
+        num_envs: int = 64,
+        preset: str = "partnership",
+        num_players: int | None = None,
+        rules: Rules | None = None,
+        reward_mode: str = "deal",
+        group_map: MarlGroupMapType | dict[str, list[str]] | None = None,
+        observe: str = "all",
+        seed: int = 0,
+        device: torch.device | str | None = "cpu",
+    ):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer (games stepped together), got {num_envs!r}")
+        if rules is None:
+            rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
+        if observe not in OBSERVE_MODES:
+            raise ValueError(f"observe must be one of {', '.join(OBSERVE_MODES)}, got {observe!r}")
+        super().__init__(batch_size=torch.Size([int(num_envs)]), device=device)
+        self.observe_mode = observe
+        self.rules = rules
+        self.num_envs = int(num_envs)
+        self.reward_mode = check_reward_mode(reward_mode)
+        self.agent_names = [f"player_{seat}" for seat in range(rules.num_players)]
+        self.group_map = self._make_group_map(group_map)
+        seat_of = {name: seat for seat, name in enumerate(self.agent_names)}
+        self._group_seats = {g: np.array([seat_of[a] for a in agents]) for g, agents in self.group_map.items()}
+        # Every seat's place: its group and its index there (to route the mover's action).
+        self._seat_group = {int(s): (g, i) for g, seats in self._group_seats.items() for i, s in enumerate(seats)}
+        self.engine = VectorEngine(rules, batch_size=self.num_envs, seed=seed, auto_reset=False)
+        self._seed: int | None = seed
+        self._seat_columns = [np.full(self.num_envs, seat, dtype=np.int64) for seat in range(rules.num_players)]
+        self._make_specs()
+
+    def _make_group_map(self, group_map) -> dict[str, list[str]]:
+        if group_map is None:
+            owners = self.rules.seat_owners
+            group_map = {
+                f"side_{side}": [name for name, owner in zip(self.agent_names, owners, strict=True) if owner == side]
+                for side in range(self.rules.num_owners)
+            }
+        elif isinstance(group_map, MarlGroupMapType):
+            group_map = group_map.get_group_map(self.agent_names)
+        elif not isinstance(group_map, dict):
+            raise ValueError(f"group_map must be a MarlGroupMapType or a dict of agent names, got {group_map!r}")
+        try:
+            check_marl_grouping(group_map, self.agent_names)
+        except (AssertionError, KeyError, ValueError) as exc:
+            raise ValueError(f"group_map {group_map!r}: {exc}") from None
+        return {g: list(agents) for g, agents in group_map.items()}
+
+    def _make_specs(self) -> None:
+        n_envs, device = self.num_envs, self.device
+        low = torch.as_tensor(OBS_LOW, dtype=torch.float32)
+        high = torch.as_tensor(OBS_HIGH, dtype=torch.float32)
+        observations, actions, rewards, dones = {}, {}, {}, {}
+        for group, seats in self._group_seats.items():
+            shape = (n_envs, len(seats))
+            observations[group] = Composite(
+                observation=Bounded(
+                    low.expand(*shape, OBS_SIZE), high.expand(*shape, OBS_SIZE), shape=(*shape, OBS_SIZE)
+                ),
+                action_mask=Categorical(2, shape=(*shape, A.NUM_ACTIONS), dtype=torch.bool),
+                mask=Categorical(2, shape=shape, dtype=torch.bool),
+                shape=shape,
+            )
+            actions[group] = Composite(action=Categorical(A.NUM_ACTIONS, shape=shape, dtype=torch.int64), shape=shape)
+            rewards[group] = Composite(reward=Unbounded(shape=(*shape, 1), dtype=torch.float32), shape=shape)
+            dones[group] = Composite(
+                {k: Categorical(2, shape=(*shape, 1), dtype=torch.bool) for k in ("done", "terminated", "truncated")},
+                shape=shape,
+            )
+        root = {k: Categorical(2, shape=(n_envs, 1), dtype=torch.bool) for k in ("done", "terminated", "truncated")}
+        self.observation_spec = Composite(observations, shape=(n_envs,), device=device)
+        self.action_spec = Composite(actions, shape=(n_envs,), device=device)
+        self.reward_spec = Composite(rewards, shape=(n_envs,), device=device)
+        self.done_spec = Composite({**dones, **root}, shape=(n_envs,), device=device)
+
+    # ------------------------------------------------------------------ TorchRL's EnvBase
+    def _set_seed(self, seed: int | None) -> None:
+        self._seed = seed
+
+    def _reset(self, tensordict: TensorDictBase | None = None, **kwargs: Any) -> TensorDictBase:
+        rows = self._rows_to_reset(tensordict)
+        if rows is None:
+            self.engine.reset(self._seed)  # None continues the engine's seed sequence
+            self._seed = None
+        elif len(rows):
+            self.engine.reset_games(rows)
+        return self._output(None, np.zeros(self.num_envs, dtype=bool))
+
+    def _rows_to_reset(self, tensordict: TensorDictBase | None) -> np.ndarray | None:
+        """The games a partial reset names (root or group ``"_reset"``), or None for all."""
+        if tensordict is None:
+            return None
+        flags = [tensordict.get(key, None) for key in self.reset_keys]
+        flags = [f.reshape(self.num_envs, -1).any(-1) for f in flags if f is not None]
+        if not flags:
+            return None
+        reset = torch.stack(flags).any(0).cpu().numpy()
+        return None if reset.all() else np.flatnonzero(reset)
+
+    def _step(self, tensordict: TensorDictBase) -> TensorDictBase:
+        engine = self.engine
+        seat_actions = np.zeros((self.num_envs, self.rules.num_players), dtype=np.int64)
+        for group, seats in self._group_seats.items():
+            seat_actions[:, seats] = tensordict.get((group, "action")).reshape(self.num_envs, len(seats)).cpu().numpy()
+        live = ~engine.is_over
+        actions = seat_actions[np.arange(self.num_envs), engine.current_player]
+        outcome = engine.step(actions, active=live)
+        rewards = seat_rewards(self.rules, self.reward_mode, *outcome, engine.final_totals)
+        return self._output(rewards, outcome.game_over | ~live)
+
+    # ------------------------------------------------------------------ what every agent sees
+    def _output(self, rewards: np.ndarray | None, done: np.ndarray) -> TensorDictBase:
+        """Every group's observations, masks, done flags and (after a step) rewards, from the engine."""
+        engine, n_envs, device = self.engine, self.num_envs, self.device
+        legal = torch.from_numpy(engine.legal_mask().copy())
+        mover = engine.current_player.astype(np.int64)
+        over = engine.is_over
+        done_t = torch.from_numpy(done.reshape(n_envs, 1).copy())
+        mover_view = None
+        out: dict[str, Any] = {"done": done_t, "terminated": done_t.clone(), "truncated": torch.zeros_like(done_t)}
+        for group, seats in self._group_seats.items():
+            n = len(seats)
+            acting_np = (mover[:, None] == seats[None, :]) & ~over[:, None]
+            if self.observe_mode == "all":
+                observation = np.empty((n_envs, n, OBS_SIZE), dtype=np.float32)
+                for i, seat in enumerate(seats):
+                    observation[:, i] = engine.observe(self._seat_columns[seat])
+            else:
+                if mover_view is None:
+                    mover_view = engine.observe()
+                observation = np.zeros((n_envs, n, OBS_SIZE), dtype=np.float32)
+                observation[acting_np] = mover_view[acting_np.any(1)]
+            acting = torch.from_numpy(acting_np)
+            action_mask = torch.ones((n_envs, n, A.NUM_ACTIONS), dtype=torch.bool)
+            rows, slots = torch.nonzero(acting, as_tuple=True)
+            action_mask[rows, slots] = legal[rows]
+            self.full_action_spec[group, "action"].update_mask(action_mask.to(device))
+            group_done = done_t[:, None].expand(n_envs, n, 1).clone()
+            fields = {
+                "observation": torch.from_numpy(observation),
+                "action_mask": action_mask,
+                "mask": acting,
+                "done": group_done,
+                "terminated": group_done.clone(),
+                "truncated": torch.zeros_like(group_done),
+            }
+            if rewards is not None:
+                fields["reward"] = torch.from_numpy(np.ascontiguousarray(rewards[:, seats, None], dtype=np.float32))
+            out[group] = TensorDict(fields, batch_size=(n_envs, n))
+        return TensorDict(out, batch_size=(n_envs,), device=device)
+
+
+__all__ = ["HandFootTorchRLEnv"]

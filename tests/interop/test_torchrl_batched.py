@@ -1,0 +1,182 @@
+"""The batched TorchRL env (handfoot_env/torchrl_env.py): TorchRL's check_env_specs, every game step
+for step the PettingZoo env's game, partial resets, seeding, and the IPPO example run unchanged."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torchrl = pytest.importorskip("torchrl")
+
+import torch
+from interop.tables import TABLES
+from torchrl.envs.utils import MarlGroupMapType, check_env_specs
+
+from handfoot_env import Rules, handfoot_v0
+from handfoot_env.errors import IllegalActionError
+from handfoot_env.torchrl_env import HandFootTorchRLEnv
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def one_deal(preset: str, players: int) -> Rules:
+    return Rules.preset(preset, num_players=players, num_deals=1)
+
+
+def random_actions(env: HandFootTorchRLEnv, td, generator: torch.Generator):
+    """A random legal action for every agent, drawn from its ``action_mask``."""
+    for group in env.group_map:
+        mask = td[group, "action_mask"].float()
+        td[group, "action"] = torch.multinomial(mask.reshape(-1, mask.shape[-1]), 1, generator=generator).reshape(
+            mask.shape[:-1]
+        )
+    return td
+
+
+@pytest.mark.parametrize("preset,players", TABLES)
+def test_check_env_specs_and_groups_one_per_side(preset, players):
+    env = HandFootTorchRLEnv(num_envs=3, rules=one_deal(preset, players))
+    check_env_specs(env, seed=0)
+    rules = env.rules
+    assert len(env.group_map) == rules.num_owners
+    for side in range(rules.num_owners):
+        seats = [s for s in range(players) if rules.seat_owners[s] == side]
+        assert env.group_map[f"side_{side}"] == [f"player_{s}" for s in seats]
+
+
+@pytest.mark.parametrize("group_map", [MarlGroupMapType.ALL_IN_ONE_GROUP, MarlGroupMapType.ONE_GROUP_PER_AGENT])
+def test_other_group_maps_pass_the_checks(group_map):
+    env = HandFootTorchRLEnv(num_envs=2, group_map=group_map, observe="mover")
+    check_env_specs(env, seed=1)
+    assert sum(len(agents) for agents in env.group_map.values()) == 4
+
+
+@pytest.mark.parametrize("preset,players", [("classic", 3), ("partnership", 4), ("house", 2)])
+def test_every_game_is_the_pettingzoo_envs_game(preset, players):
+    """Game i of the env seeded s is handfoot_v0's game reset with seed s + i: the same views for
+    every agent, the same mover and legal actions, the same rewards and ending, step for step."""
+    rules, n, seed = one_deal(preset, players), 3, 40
+    env = HandFootTorchRLEnv(num_envs=n, rules=rules)
+    env.set_seed(seed)
+    td = env.reset()
+    games = [handfoot_v0.env(rules=rules) for _ in range(n)]
+    for i, game in enumerate(games):
+        game.reset(seed=seed + i)
+    generator = torch.Generator().manual_seed(0)
+    seat_of = {agent: (group, k) for group, agents in env.group_map.items() for k, agent in enumerate(agents)}
+    finished = np.zeros(n, dtype=bool)
+    for step in range(3000):
+        for i, game in enumerate(games):
+            if finished[i]:
+                continue
+            for agent, (group, k) in seat_of.items():
+                expected = game.observe(agent)
+                assert np.array_equal(td[group, "observation"][i, k].numpy(), expected["observation"]), (step, agent)
+                acting = agent == game.agent_selection
+                assert bool(td[group, "mask"][i, k]) == acting
+                if acting:
+                    assert np.array_equal(td[group, "action_mask"][i, k].numpy(), expected["action_mask"].astype(bool))
+                else:
+                    assert td[group, "action_mask"][i, k].all()
+        td = random_actions(env, td, generator)
+        out = env.step(td)["next"]
+        for i, game in enumerate(games):
+            if finished[i]:
+                continue
+            group, k = seat_of[game.agent_selection]
+            game.step(int(td[group, "action"][i, k]))
+            for agent, (group, k) in seat_of.items():
+                assert float(out[group, "reward"][i, k]) == pytest.approx(game.rewards[agent]), (step, agent)
+                assert bool(out[group, "done"][i, k]) == game.terminations[agent]
+            assert bool(out["done"][i]) == all(game.terminations.values())
+            finished[i] = bool(out["done"][i])
+        if finished.all():
+            break
+        td = out.clone()
+    assert finished.all(), "every game ended within the steps"
+
+
+def test_a_partial_reset_restarts_only_the_named_games():
+    env = HandFootTorchRLEnv(num_envs=4, rules=one_deal("classic", 2))
+    env.set_seed(5)
+    td = env.reset()
+    generator = torch.Generator().manual_seed(1)
+    for _ in range(30):
+        td = env.step(random_actions(env, td, generator))["next"].clone()
+    before = env.engine.states.copy()
+    reset = torch.tensor([[False], [True], [False], [False]])
+    after = env.reset(td.set("_reset", reset))
+    states = env.engine.states
+    assert (states[[0, 2, 3]] == before[[0, 2, 3]]).all() and states[1] != before[1]
+    assert int(states["seed"][1]) == 5 + 4  # the next unused seed
+    assert torch.equal(after["side_0", "observation"][[0, 2, 3]], td["side_0", "observation"][[0, 2, 3]])
+
+
+def test_set_seed_repeats_a_rollout_and_another_seed_differs():
+    def rollout(seed: int):
+        env = HandFootTorchRLEnv(num_envs=3)
+        env.set_seed(seed)
+        torch.manual_seed(0)
+        return env.rollout(40)
+
+    assert (rollout(2) == rollout(2)).all()
+    assert not torch.equal(rollout(2)["side_0", "observation"], rollout(3)["side_0", "observation"])
+
+
+def test_the_mover_view_mode_gives_the_movers_view_and_zeros():
+    full, mover = HandFootTorchRLEnv(num_envs=3), HandFootTorchRLEnv(num_envs=3, observe="mover")
+    a, b = full.reset(), mover.reset()
+    for group in full.group_map:
+        acting = a[group, "mask"]
+        assert torch.equal(a[group, "observation"][acting], b[group, "observation"][acting])
+        assert (b[group, "observation"][~acting] == 0).all()
+
+
+def test_an_illegal_action_is_refused_in_words():
+    env = HandFootTorchRLEnv(num_envs=2)
+    td = env.reset()
+    for group in env.group_map:
+        td[group, "action"] = torch.full(td[group, "mask"].shape, 172)  # house-only action: never legal here
+    with pytest.raises(IllegalActionError, match="game 0"):
+        env.step(td)
+
+
+@pytest.mark.parametrize(
+    "kwargs,words",
+    [
+        ({"num_envs": 0}, "num_envs"),
+        ({"observe": "everyone"}, "observe"),
+        ({"group_map": {"a": ["player_0"]}}, "group_map"),
+        ({"group_map": "sides"}, "group_map"),
+    ],
+)
+def test_bad_arguments_are_one_clear_error(kwargs, words):
+    with pytest.raises(ValueError, match=words):
+        HandFootTorchRLEnv(**{"num_envs": 2, **kwargs})
+
+
+def test_the_ippo_example_trains_unchanged():
+    """examples/torchrl_ippo.py as a user runs it: 3 iterations of TorchRL's collector, GAE and PPO
+    loss; every collected frame has exactly one acting agent, games finish and restart, and the
+    policy's weights move."""
+    iterations, num_envs, steps = 3, 8, 96
+    proc = subprocess.run(
+        [sys.executable, "examples/torchrl_ippo.py", "--preset", "classic", "--deals", "1"]
+        + ["--iterations", str(iterations), "--num-envs", str(num_envs), "--steps", str(steps)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    summary = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert summary["iterations"] == iterations
+    assert summary["agent_steps"] == iterations * num_envs * steps
+    assert summary["games_finished"] >= num_envs and summary["policy_change"] > 0
+    assert all(np.isfinite([row["loss_objective"], row["loss_critic"]]).all() for row in summary["history"])

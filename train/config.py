@@ -161,6 +161,9 @@ class TrainConfig:
     seed: int = 0
     algorithm: str = "ppo"
     total_timesteps: int = 500_000
+    # Stop learning after this many minutes of training (warm start and evaluations included;
+    # the final table not), whatever the steps: a budget in wall time (0: none).
+    time_limit_minutes: float = 0.0
     checkpoint_every: int = 50_000
     # Threads of torch and of the engine's kernels.  1 is fastest on a busy machine (two
     # jobs on 2 cores: measured 5-10x faster than 2 threads there, README "Throughput").
@@ -383,6 +386,8 @@ def validate(config: TrainConfig) -> TrainConfig:
         fail("seed", f"must be a non-negative integer, got {config.seed}")
     at_least(config, "", ("total_timesteps", "threads"), 1)
     at_least(config, "", ("checkpoint_every",), 0)
+    if config.time_limit_minutes < 0:
+        fail("time_limit_minutes", f"must be 0 (no limit) or a number of minutes, got {config.time_limit_minutes}")
 
     env, net = config.env, config.network
     at_least(env, "env.", ("num_envs", "win_prob_games"), 1)

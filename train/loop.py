@@ -281,7 +281,7 @@ class Lab:
                 if config.eval.every > 0 and not interrupt.requested:
                     self._evaluate(None)  # where learning starts from
             bar = self._bar()
-            while state["num_timesteps"] < config.total_timesteps and not interrupt.requested:
+            while not self._done() and not interrupt.requested:
                 batch = self.collector.collect(
                     self.policy, self.algorithm.explore, config.algo.n_steps, stop=lambda: interrupt.requested
                 )
@@ -347,6 +347,16 @@ class Lab:
         return summary
 
     # ------------------------------------------------------------------ around the loop
+    def _done(self) -> bool:
+        """The steps are done, or the time budget (``time_limit_minutes``) is spent."""
+        limit = self.config.time_limit_minutes * 60
+        if limit and self.state["train_seconds"] >= limit:
+            if not self.state.get("stopped_by_time"):
+                self._say(f"time limit: {self.config.time_limit_minutes:g} minutes of training spent")
+            self.state["stopped_by_time"] = True
+            return True
+        return self.state["num_timesteps"] >= self.config.total_timesteps
+
     def _due(self, key: str, every: int) -> bool:
         if every <= 0 or self.state["num_timesteps"] < self.state[key]:
             return False
@@ -434,6 +444,7 @@ class Lab:
             "evals": state["evals"],
             "selections": state["selections"],
             "interrupted": interrupted,
+            "stopped_by_time": bool(state.get("stopped_by_time")),
             # on Ray: the rollout workers' own seconds per part (summed over workers) and restarts
             "ray": self._ray_summary(),
         }

@@ -313,3 +313,20 @@ def test_a_second_algorithm_runs_through_the_same_loop(tmp_path):
     assert agent.policy.shared
     longer = load_config(ROOT / "configs" / "scratch_dmc.yaml", overrides + ["total_timesteps=2048"])
     assert train(longer, resume=True)["num_timesteps"] >= 2048
+
+
+def test_a_time_limit_stops_learning_and_still_gives_the_final_table(tmp_path):
+    overrides = TINY + [
+        f"run_dir={tmp_path}",
+        "name=timed",
+        "total_timesteps=100000000",
+        "time_limit_minutes=0.001",
+        "eval.every=0",
+        "eval.keep_best_vs=",
+        "imitation.decisions=0",
+        "league.snapshot_every=0",
+        "league.opponents={random: 1.0}",
+    ]
+    summary = train(load_config(ROOT / "configs" / "quick.yaml", overrides))
+    assert summary["stopped_by_time"] and not summary["interrupted"]
+    assert 0 < summary["num_timesteps"] < 100000000 and summary["final"][0]["games"] == 4

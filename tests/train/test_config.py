@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
         ("ray_full.yaml", "partnership", 4),
         ("scratch.yaml", "partnership", 4),
         ("scratch_dmc.yaml", "partnership", 4),
+        ("beyond.yaml", "partnership", 4),
     ],
 )
 def test_shipped_configs_load(name, preset, players):

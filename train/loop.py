@@ -247,10 +247,10 @@ class Lab:
 
     def _resume(self, saved: dict, changes) -> None:
         checkpoint = torch.load(self.folder.checkpoint / "trainer.pt", map_location="cpu", weights_only=False)
+        weights = dict(checkpoint["policy"])
+        weights.setdefault("mask_actions", torch.zeros(0, dtype=torch.int64))  # checkpoints from before the input
         try:
-            self.policy.load_state_dict(
-                with_advisor_by_name(checkpoint["policy"], checkpoint.get("advisor_param_names"))
-            )
+            self.policy.load_state_dict(with_advisor_by_name(weights, checkpoint.get("advisor_param_names")))
             self.algorithm.load_state_dict(checkpoint["algorithm"])
         except (RuntimeError, ValueError, KeyError) as exc:  # another network, or another handfoot's checkpoint
             raise ValueError(

@@ -121,12 +121,15 @@ class RunFolder:
         (``ValueError``) a change of any setting in :data:`FIXED_ON_RESUME`."""
         saved = flat_settings(read_json(self.path / "config.json", "run config"))
         current = flat_settings(self.config.to_dict())
-        changed = {k: [saved.get(k), v] for k, v in current.items() if saved.get(k) != v}
         if any(k not in current for k in saved):  # a config of handfoot 0.4 (flat keys)
             raise ValueError(
                 f"{self.path} was trained by an older handfoot (its config.json has other keys); "
                 "start a new run under another name"
             )
+        # a setting added since the run started had its default value then
+        defaults = flat_settings(TrainConfig().to_dict())
+        saved = {k: saved.get(k, defaults[k]) for k in current}
+        changed = {k: [saved[k], v] for k, v in current.items() if saved[k] != v}
         fixed = [k for k in changed if k in FIXED_ON_RESUME or k.split(".")[0] in FIXED_ON_RESUME]
         if fixed:
             detail = ", ".join(f"{k} ({changed[k][0]!r} -> {changed[k][1]!r})" for k in fixed)

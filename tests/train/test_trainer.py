@@ -330,3 +330,21 @@ def test_a_time_limit_stops_learning_and_still_gives_the_final_table(tmp_path):
     summary = train(load_config(ROOT / "configs" / "quick.yaml", overrides))
     assert summary["stopped_by_time"] and not summary["interrupted"]
     assert 0 < summary["num_timesteps"] < 100000000 and summary["final"][0]["games"] == 4
+
+
+def test_a_run_from_before_a_setting_existed_resumes_with_its_default(tiny_run, tmp_path):
+    """config.json written before a setting was added (here network.mask_input, time_limit_minutes)
+    resumes: the run had the default then."""
+    import shutil
+
+    config, _ = tiny_run
+    run_dir = tmp_path / "runs"
+    shutil.copytree(config.path, run_dir / config.name)
+    saved = json.loads((run_dir / config.name / "config.json").read_text())
+    del saved["network"]["mask_input"], saved["time_limit_minutes"]
+    (run_dir / config.name / "config.json").write_text(json.dumps(saved))
+    longer = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", "total_timesteps=1024"])
+    assert train(longer, resume=True)["num_timesteps"] >= 1024
+    changed = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", "network.mask_input=true"])
+    with pytest.raises(ValueError, match="with other network.mask_input"):
+        train(changed, resume=True)

@@ -26,12 +26,15 @@ class League:
         self.max_snapshots = max_snapshots
         self.seed = seed
         self.snapshots: list[PPOAgent] = []
+        self.sample = True  # snapshots sample their moves (PPO); a Q-network's play their best
         self.snapshot_steps: list[int] = []
 
-    def add_snapshot(self, policy: Policy, rules: Rules, step: int) -> None:
-        """Freeze a copy of the learner's policy; the oldest leaves when the pool is full."""
+    def add_snapshot(self, policy: Policy, rules: Rules, step: int, sample: bool = True) -> None:
+        """Freeze a copy of the learner's policy (it samples its moves, or with ``sample``
+        False plays its best: a Q-network's); the oldest leaves when the pool is full."""
         frozen = copy.deepcopy(policy).eval()
-        agent = PPOAgent(frozen, rules, deterministic=False, name=f"snapshot@{step}", seed=self.seed + step)
+        self.sample = sample
+        agent = PPOAgent(frozen, rules, deterministic=not sample, name=f"snapshot@{step}", seed=self.seed + step)
         if len(self.snapshots) < self.max_snapshots:
             self.snapshots.append(agent)
             self.snapshot_steps.append(step)
@@ -57,10 +60,11 @@ class League:
         for i, (agent, step) in enumerate(zip(self.snapshots, self.snapshot_steps)):
             path = folder / f"snapshot_{i}.pt"
             torch.save(agent.policy.state_dict(), path)
-            saved.append({"path": str(path), "step": step})
+            saved.append({"path": str(path), "step": step, "sample": self.sample})
         return saved
 
     def load(self, entries: list[dict], template: Policy, rules: Rules) -> None:
+        self.sample = all(entry.get("sample", True) for entry in entries)
         self.set_snapshots(
             [(entry["step"], torch.load(entry["path"], map_location="cpu")) for entry in entries], template, rules
         )
@@ -76,6 +80,8 @@ class League:
             policy = copy.deepcopy(template)
             policy.load_state_dict(state_dict)
             self.snapshots.append(
-                PPOAgent(policy.eval(), rules, deterministic=False, name=f"snapshot@{step}", seed=self.seed + step)
+                PPOAgent(
+                    policy.eval(), rules, deterministic=not self.sample, name=f"snapshot@{step}", seed=self.seed + step
+                )
             )
             self.snapshot_steps.append(step)

@@ -252,7 +252,9 @@ class Policy(nn.Module):
         return self.critic_head if self.shared else cast(nn.Linear, self.critic[-1])
 
     def actor_parameters(self) -> list[nn.Parameter]:
-        """The parameters the policy loss moves (the shared trunk's included)."""
+        """The parameters the policy loss moves (the shared trunk's included: the value loss moves
+        it too, and its gradient is clipped with the actor's, so with ``shared`` a large value
+        loss can still shrink the policy's step; the from-scratch config keeps them apart)."""
         if self.shared:
             return [*self.trunk.parameters(), *self.actor_head.parameters()]
         return list(self.actor.parameters())

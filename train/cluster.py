@@ -268,19 +268,19 @@ def play_variants_on_ray(
 class RolloutWorker:
     """A Ray actor: its share of the training games, a copy of the policy and of the league."""
 
-    def __init__(self, config: dict, index: int, num_envs: int, shape: dict, win_prob: dict | None):
+    def __init__(self, config: dict, index: int, num_envs: int, shape: dict, win_prob: dict | None, steps_done: int):
         import ray
         import torch
 
         from agents.policy import Policy
         from handfoot_env.rewards import WinProbability
         from train.league import League
-        from train.loop import TRAINING_SEEDS
+        from train.loop import training_seed
 
         _one_thread_each()
         self.config = TrainConfig.from_dict(config)
         self.rules = self.config.make_rules()
-        seed = TRAINING_SEEDS + self.config.seed * 100_000_000 + 10_000_000 * (index + 1)
+        seed = training_seed(self.config, steps_done, worker=index)
         with warnings.catch_warnings():  # Ray 2.60 warns about its own property's internals
             warnings.simplefilter("ignore")
             restarted = ray.get_runtime_context().was_current_actor_reconstructed
@@ -288,6 +288,7 @@ class RolloutWorker:
             seed += os.getpid()  # a restarted worker deals new games, not the ones it played before
         league = self.config.league
         self.league = League(league.opponents, league.max_snapshots, seed=seed, rules=self.rules)
+        self.league.sample = self.config.algorithm == "ppo"  # a Q-network's snapshots play their best
         self.collector = RolloutCollector(
             self.rules,
             *self.league.pool(),
@@ -332,14 +333,18 @@ class RayCollector:
     """The trainer's rollouts from ``config.ray.workers`` rollout workers, each with an equal
     share of ``env.num_envs`` games; the same interface as :class:`RolloutCollector`."""
 
-    def __init__(self, config: TrainConfig, policy, win_prob=None, say: Callable[[str], None] = print):
+    def __init__(
+        self, config: TrainConfig, policy, win_prob=None, say: Callable[[str], None] = print, steps_done: int = 0
+    ):
         ray = require_ray()
         self.config, self.say = config, say
         actor = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=-1)(RolloutWorker)
         share = config.env.num_envs // config.ray.workers
         shape = policy.shape()
         model = None if win_prob is None else win_prob.to_dict()
-        self.workers = [actor.remote(config.to_dict(), i, share, shape, model) for i in range(config.ray.workers)]
+        self.workers = [
+            actor.remote(config.to_dict(), i, share, shape, model, steps_done) for i in range(config.ray.workers)
+        ]
         self.pids = ray.get([w.pid.remote() for w in self.workers])
         self.timer = Timer()  # the learner's wait for rollouts
         self.worker_timer = Timer()  # the workers' own parts, summed over workers

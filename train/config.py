@@ -21,6 +21,7 @@ parsed as YAML: ``--set ppo.learning_rate=1e-4``, ``--set league.opponents.greed
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -386,12 +387,12 @@ def validate(config: TrainConfig) -> TrainConfig:
         fail("seed", f"must be a non-negative integer, got {config.seed}")
     at_least(config, "", ("total_timesteps", "threads"), 1)
     at_least(config, "", ("checkpoint_every",), 0)
-    if config.time_limit_minutes < 0:
+    if not config.time_limit_minutes >= 0 or math.isinf(config.time_limit_minutes):  # NaN fails >= too
         fail("time_limit_minutes", f"must be 0 (no limit) or a number of minutes, got {config.time_limit_minutes}")
 
     env, net = config.env, config.network
     at_least(env, "env.", ("num_envs", "win_prob_games"), 1)
-    if env.shaping < 0:
+    if not 0 <= env.shaping < math.inf:
         fail("env.shaping", f"is the weight of the shaping reward: 0 (none) or more, got {env.shaping}")
     if env.reward_mode not in REWARD_MODES:
         fail("env.reward_mode", f"must be one of {', '.join(REWARD_MODES)}, got {env.reward_mode!r}")
@@ -399,8 +400,8 @@ def validate(config: TrainConfig) -> TrainConfig:
         fail("network.arch", f"must be a list of positive layer widths, got {net.arch!r}")
     if net.precision not in ("fp32", "bf16", "auto"):
         fail("network.precision", f"must be fp32, bf16 or auto, got {net.precision!r}")
-    if net.clip < 0:
-        fail("network.clip", f"must be 0 (no clipping) or a number of spreads, got {net.clip}")
+    if not (net.clip == 0 or 1 <= net.clip < math.inf):  # below 1 it would clamp the 0/1 inputs
+        fail("network.clip", f"must be 0 (no clipping) or a number of spreads of at least 1, got {net.clip}")
     if net.shared and net.privileged_critic:
         fail("network.privileged_critic", "needs a critic of its own: set network.shared to false")
     at_least(net, "network.", ("scaling_positions",), 1)
@@ -414,13 +415,18 @@ def validate(config: TrainConfig) -> TrainConfig:
             fail(prefix + "learning_rate", f"must be between 0 and 1, got {section.learning_rate}")
         if not 0 < section.gamma <= 1:
             fail(prefix + "gamma", f"must be in (0, 1], got {section.gamma}")
-        if section.max_grad_norm <= 0:
+        if not 0 < section.max_grad_norm < math.inf:
             fail(prefix + "max_grad_norm", f"must be positive, got {section.max_grad_norm}")
+    if not 0 < ppo.clip_range < math.inf:
+        fail("ppo.clip_range", f"must be positive, got {ppo.clip_range}")
+    for name in ("ent_coef", "vf_coef"):
+        if not 0 <= getattr(ppo, name) < math.inf:
+            fail(f"ppo.{name}", f"must be 0 or more, got {getattr(ppo, name)}")
     if not 0 <= ppo.gae_lambda <= 1:
         fail("ppo.gae_lambda", f"must be in [0, 1], got {ppo.gae_lambda}")
     if config.algorithm == "ppo" and ppo.batch_size > config.env.num_envs * ppo.n_steps:
         fail("ppo.batch_size", "must not exceed env.num_envs * ppo.n_steps")
-    if ppo.anchor_coef < 0:
+    if not 0 <= ppo.anchor_coef < math.inf:
         fail(
             "ppo.anchor_coef",
             f"is the weight of the KL term to the warm start: 0 (none) or more, got {ppo.anchor_coef}",
@@ -431,6 +437,8 @@ def validate(config: TrainConfig) -> TrainConfig:
         fail("dmc.epsilon", f"is a probability, got {dmc.epsilon}")
     if dmc.horizon not in ("deal", "game"):
         fail("dmc.horizon", f"must be deal or game, got {dmc.horizon!r}")
+    if config.algorithm == "dmc" and env.reward_mode == "game" and dmc.horizon == "deal":
+        fail("dmc.horizon", "with env.reward_mode game every deal but the last returns 0: set it to game")
     if config.algorithm == "dmc" and (net.privileged_critic or config.imitation.decisions):
         fail("algorithm", "dmc learns Q-values from scratch: it has no critic to give hidden cards and no imitation")
 
@@ -490,6 +498,15 @@ def validate(config: TrainConfig) -> TrainConfig:
             fail("eval.opponents", problem)
     if ev.keep_best_vs and ev.keep_best_vs not in ev.opponents:
         fail("eval.keep_best_vs", f"must be one of eval.opponents ({', '.join(ev.opponents)}) or empty")
+    if ev.keep_best_vs and ev.every == 0:
+        fail("eval.keep_best_vs", "selects at each evaluation: it needs eval.every > 0")
+    # each use has its own range of deals (train/loop.py): 900,000 curve deals from 100,000 on, ...
+    for name, most in (("pairs", 900_000), ("final_pairs", 1_000_000), ("select_pairs", 1_000_000)):
+        if getattr(ev, name) > most:
+            fail(
+                f"eval.{name}",
+                f"must be at most {most:,} (its deals would reach another use's), got {getattr(ev, name)}",
+            )
 
     if config.ray.workers < 0:
         fail("ray.workers", f"must be 0 (train in this process) or a number of workers, got {config.ray.workers}")

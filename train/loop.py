@@ -14,8 +14,11 @@
    ``eval.select_pairs`` deals each time, the best policy kept as ``best.pt``; checkpoints
    and ``--resume`` (``run.py``), Ctrl-C saves; a final table on deals no evaluation played.
 
-Deals are kept apart by seed: training games from 10^9 on, curves 100,000+, selection
-3,000,000+, the final table 1,000,000+; the README's tables use 0-999 and 2,000,000+.
+Deals are kept apart by seed: training games from 10^9 on (a resumed segment past the deals
+before it), the warm start's from 4 * 10^9 (``warm_start.py``), curves 100,000+, selection
+3,000,000+, the final table 1,000,000+; the README's tables use 0-999 and 2,000,000+.  A
+resumed run continues on new deals: the games in progress at the checkpoint are not saved, so
+it is not bit-for-bit the run that never stopped.
 """
 
 from __future__ import annotations
@@ -54,6 +57,17 @@ CURVE_SEEDS = 100_000
 SELECTION_SEEDS = 3_000_000
 FINAL_SEEDS = 1_000_000
 
+
+def training_seed(config: TrainConfig, steps_done: int, worker: int | None = None) -> int:
+    """The first training deal of a run segment: each run seed has 10^8 deals of its own, each Ray
+    worker 10^7 of them, and a resumed segment starts past every deal dealt before it (the games
+    it started with, and at most one more per 10 learner decisions: no game is that short)."""
+    workers = max(config.ray.workers, 1)
+    before = config.env.num_envs // workers + steps_done // (10 * workers) if steps_done else 0
+    worker_offset = 0 if worker is None else 10_000_000 * (worker + 1)
+    return TRAINING_SEEDS + config.seed * 100_000_000 + worker_offset + before
+
+
 # Where a training step's time goes: in this process (simulation, opponents, inference), or
 # waiting on the Ray rollout workers (rollouts), and the update.
 LEARNING_PARTS = ("simulation", "opponents", "inference", "rollouts", "update")
@@ -83,9 +97,15 @@ def win_probability(config: TrainConfig, rules: Rules, folder: Path, say) -> Win
     own = folder / "win_prob.json"
     if own.exists():
         return WinProbability.from_dict(read_json(own, "win-probability model"))
-    from train.win_prob import fit_win_prob
+    from agents import agent_model_file
+    from train.win_prob import AGENTS, MODEL_VERSION, fit_win_prob
 
-    key = hashlib.sha256(json.dumps([rules.to_dict(), config.env.win_prob_games], sort_keys=True).encode())
+    # the cache holds a fit while what it was fitted from is unchanged: rules, games, the model's
+    # features (MODEL_VERSION) and the agents that played (the shipped tuned file's bytes)
+    tuned_file = agent_model_file("tuned", rules)
+    tuned = hashlib.sha256(tuned_file.read_bytes()).hexdigest() if tuned_file and tuned_file.exists() else ""
+    fitted_from = [rules.to_dict(), config.env.win_prob_games, MODEL_VERSION, list(AGENTS), tuned]
+    key = hashlib.sha256(json.dumps(fitted_from, sort_keys=True).encode())
     cache = Path.home() / ".cache" / "handfoot" / "win_prob" / f"{key.hexdigest()[:16]}.json"
     if cache.exists():
         data = read_json(cache, "cached win-probability model")
@@ -203,11 +223,13 @@ class Lab:
         self.win_prob = win_probability(config, rules, folder.path, self._say)
         self.collector: RolloutCollector | RayCollector
         self.runners: list | None = None
-        self.league = League(config.league.opponents, config.league.max_snapshots, seed=config.seed, rules=rules)
+        steps_done = 0 if saved is None else int(saved["num_timesteps"])  # a resumed run deals new games
+        first_deal = training_seed(config, steps_done)
+        self.league = League(config.league.opponents, config.league.max_snapshots, seed=first_deal, rules=rules)
         if config.ray.workers:
             from train.cluster import RayCollector
 
-            self.collector = RayCollector(config, self.policy, self.win_prob, say=self._say)
+            self.collector = RayCollector(config, self.policy, self.win_prob, say=self._say, steps_done=steps_done)
             self.runners = list(self.collector.workers)  # evaluations run on the rollout workers too
             self._say(
                 f"Ray: {config.ray.workers} rollout workers of {config.env.num_envs // config.ray.workers} games each"
@@ -216,13 +238,13 @@ class Lab:
             self.collector = RolloutCollector(
                 rules,
                 *self.league.pool(),
-                seed=TRAINING_SEEDS + config.seed * 100_000_000,
+                seed=first_deal,
                 num_envs=config.env.num_envs,
                 reward_mode=config.env.reward_mode,
                 shaping=config.env.shaping,
                 gamma=config.algo.gamma,
                 win_prob=self.win_prob,
-                generator=torch.Generator().manual_seed(config.seed),
+                generator=torch.Generator().manual_seed(first_deal),
             )
         self.timer = self.collector.timer
         self.state: dict[str, Any] = {
@@ -271,6 +293,7 @@ class Lab:
         config, state = self.config, self.state
         started = time.perf_counter()
         self.seconds_before = state["train_seconds"]
+        self.steps_before = state["num_timesteps"]  # the timer counts this segment only
         with StopOnInterrupt() as interrupt:  # Ctrl-C during the warm start stops after it
             if state["num_timesteps"] == 0 and state["warm_start"] is None:
                 state["warm_start"] = warm_start(
@@ -317,7 +340,7 @@ class Lab:
         config, state = self.config, self.state
         model = self.folder.path / "model.pt"
         write_atomically(model, lambda handle: self.policy.save(handle, self.rules, {"steps": state["num_timesteps"]}))
-        if config.eval.keep_best_vs and (self.folder.path / "best.pt").exists():
+        if config.eval.keep_best_vs and "best_step" in state:
             # keep what works: the policy that did best in the selection matches (the final
             # table below plays fresh deals, so its numbers are not chosen by luck)
             self.policy, _, _ = Policy.load(self.folder.path / "best.pt")
@@ -437,7 +460,7 @@ class Lab:
             "num_timesteps": state["num_timesteps"],
             "train_seconds": state["train_seconds"],  # all segments of the run, resumed ones included
             "train_steps_per_sec": state["num_timesteps"] / max(state["train_seconds"], 1e-9),
-            "learner_steps_per_sec": state["num_timesteps"] / max(learning, 1e-9),
+            "learner_steps_per_sec": (state["num_timesteps"] - self.steps_before) / max(learning, 1e-9),
             "timing": timing,
             "timing_shares": {k: v / max(learning, 1e-9) for k, v in timing.items() if k in LEARNING_PARTS},
             "warm_start": state.get("warm_start"),

@@ -24,9 +24,20 @@ from typing import IO, Any
 
 from train.config import TrainConfig
 
-# Settings a resumed run must keep: the model's shape, the games, the algorithm and what it
-# learns (section settings by "section.key"; "network" fixes every key of its section).
-FIXED_ON_RESUME = ("preset", "rules", "seed", "algorithm", "network", "env.num_envs", "env.reward_mode")
+# Settings a resumed run must keep: the model's shape, the games, the algorithm, what it
+# learns, and what its best policy was selected on (section settings by "section.key";
+# "network" fixes every key of its section).
+FIXED_ON_RESUME = (
+    "preset",
+    "rules",
+    "seed",
+    "algorithm",
+    "network",
+    "env.num_envs",
+    "env.reward_mode",
+    "eval.keep_best_vs",
+    "eval.select_pairs",
+)
 
 
 def flat_settings(config: dict[str, Any]) -> dict[str, Any]:

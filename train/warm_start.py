@@ -30,6 +30,11 @@ from train.tune import TuneConfig, tune
 
 # The agents whose games the input scaling is measured on: play from the weakest to the best.
 SCALING_AGENTS = ("random", "greedy", "heuristic")
+# The warm start's own deals, apart from training's and every evaluation's (train/loop.py): the
+# scaling fit's from 4 * 10^9 + seed * 10^8, the imitation's 10^7 further on; the search's seed
+# is offset by SEARCH_SEED (tune.py spreads its deals from seed * 1,000,003).
+WARM_START_SEEDS = 4_000_000_000
+SEARCH_SEED = 4_000
 
 
 def fit_scaling(policy: Policy, rules: Rules, positions: int, seed: int) -> None:
@@ -66,7 +71,9 @@ def search_heuristic(
         population=section.population,
         elite=section.elite,
         pairs=section.pairs,
-        seed=config.seed,
+        # its deals (seed * 1,000,003 + ...) fall from 4 * 10^9 on, its pair model's from 4,000 on:
+        # apart from every evaluation's deals (train/loop.py)
+        seed=SEARCH_SEED + config.seed,
         final_pairs=config.eval.final_pairs,
         pair_positions=section.pair_positions,
         fitness=section.fitness,
@@ -119,7 +126,8 @@ def warm_start(
     import time
 
     tick = time.perf_counter()
-    fit_scaling(policy, rules, config.network.scaling_positions, seed=config.seed + 77)
+    first_deal = WARM_START_SEEDS + config.seed * 100_000_000
+    fit_scaling(policy, rules, config.network.scaling_positions, seed=first_deal)
     timer.add("scaling", time.perf_counter() - tick)
     found: dict = {}
     if config.imitation.teacher:
@@ -135,7 +143,7 @@ def warm_start(
             policy,
             rules,
             config.imitation.decisions,
-            seed=config.seed + 99,
+            seed=first_deal + 10_000_000,
             learning_rate=config.imitation.learning_rate,
             passes=config.imitation.passes,
             log=log,

@@ -28,6 +28,7 @@ from handfoot_env.vector import VectorEngine
 
 AGENTS = ("greedy", "heuristic", "tuned")
 HIDDEN = 16
+MODEL_VERSION = 1  # bump when the features or the fit change: cached fits of other versions are not used
 
 
 def deal_starts(rules: Rules, games: int, seed: int, batch: int = 1024) -> tuple[np.ndarray, ...]:

@@ -96,6 +96,16 @@ def test_ppo_learns_a_first_minibatch_with_a_ratio_of_one():
     assert np.allclose(values.numpy(), batch["values"].reshape(-1), atol=1e-5)
 
 
+def test_a_last_minibatch_of_one_decision_leaves_the_network_finite():
+    """A rollout of 16 x 16 = 256 decisions in minibatches of 255 ends with one row, whose
+    advantages have no spread: normalising them would make the whole network NaN."""
+    config = tiny_config("ppo.batch_size=255")
+    policy = make_policy(config, RULES)
+    algorithm = PPO(config, policy)
+    algorithm.update(rollout(config, policy, algorithm.explore, 16), 0)
+    assert all(torch.isfinite(p).all() for p in policy.parameters())
+
+
 def test_monte_carlo_returns_run_to_the_end_of_each_horizon():
     rewards = np.array([[1.0, 0.0], [0.0, 0.0], [2.0, 5.0], [3.0, 0.0]], dtype=np.float32)
     ends = np.array([[0, 0], [1, 0], [0, 1], [0, 0]], dtype=np.float32)

@@ -100,6 +100,25 @@ def test_flat_keys_of_0_4_are_refused_with_their_new_name(key, new):
         (["ray.workers=3"], "'ray.workers': must divide env.num_envs"),
         (["ray.address=nonsense"], "'ray.address': a Ray address is HOST:PORT"),
         (["total_timesteps"], "key=value"),
+        (["ppo.clip_range=-1"], "'ppo.clip_range': must be positive"),
+        (["ppo.ent_coef=-0.1"], "'ppo.ent_coef': must be 0 or more"),
+        (["env.shaping=.inf"], "'env.shaping'"),
+        (["time_limit_minutes=.nan"], "'time_limit_minutes'"),
+        (["ppo.max_grad_norm=.nan"], "'ppo.max_grad_norm'"),
+        (["network.clip=0.5"], "'network.clip': .*at least 1"),
+        (
+            [
+                "algorithm=dmc",
+                "imitation.decisions=0",
+                "tune.generations=0",
+                "network.advisor=false",
+                "ppo.anchor_coef=0",
+                "env.reward_mode=game",
+            ],
+            "'dmc.horizon': with env.reward_mode game",
+        ),
+        (["eval.every=0"], "'eval.keep_best_vs': selects at each evaluation"),
+        (["eval.pairs=900001"], "'eval.pairs': must be at most 900,000"),
     ],
 )
 def test_bad_configs_name_the_key(overrides, message):

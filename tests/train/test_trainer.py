@@ -72,6 +72,28 @@ def test_resume_continues_the_run(tiny_run):
     assert [e["step"] for e in summary["evals"]] == sorted(e["step"] for e in summary["evals"])
 
 
+def test_a_resumed_run_deals_new_games(tiny_run, monkeypatch):
+    """The games in progress are not saved: a resumed segment deals from past every deal the run
+    dealt before (fails when every segment starts from the run's first deal)."""
+    from train import loop
+
+    config, run_dir = tiny_run
+    done = json.loads((config.path / "checkpoint" / "state.json").read_text())["num_timesteps"]
+    first_deals: list[int] = []
+
+    class Recording(loop.RolloutCollector):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            first_deals.extend([kwargs["seed"], self.games.engine._next_seed])  # and past its games
+
+    monkeypatch.setattr(loop, "RolloutCollector", Recording)
+    longer = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", "total_timesteps=640"])
+    train(longer, resume=True)
+    fresh_start = loop.training_seed(longer, 0)
+    # the first segment dealt its 16 games, then at most one per 10 of its learner decisions
+    assert first_deals[0] >= fresh_start + 16 + done // 10 and first_deals[1] == first_deals[0] + 16
+
+
 def test_a_checkpoint_from_before_0_4_resumes_and_a_foreign_one_is_one_line(tiny_run, tmp_path):
     """Checkpoints keep the advisor's numbers by name: one written by 0.3.0 (no names, the table
     without keep_wilds) resumes; one whose network does not fit is refused in one line."""

@@ -102,7 +102,8 @@ class PPO:
                 log_ratio = log_probs.gather(1, flat["actions"][rows][:, None]).squeeze(1) - flat["logprobs"][rows]
                 ratio = log_ratio.exp()
                 adv = flat["advantages"][rows]
-                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                if len(adv) > 1:  # a one-row minibatch has no spread (its std is NaN)
+                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
                 policy_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - hp.clip_range, 1 + hp.clip_range)).mean()
                 value_loss = 0.5 * (value - flat["returns"][rows]).pow(2).mean()
                 entropy = -(log_probs.exp() * log_probs.masked_fill(~masks, 0.0)).sum(-1).mean()

@@ -166,7 +166,7 @@ def test_house_trains_in_teams(tmp_path):
         "eval.every=0",
         "eval.final_pairs=1",
         "eval.opponents=[random]",
-        "eval.keep_best_vs=random",
+        "eval.keep_best_vs=",
         "league.opponents={random: 1.0}",
         "league.snapshot_every=0",
     ]
@@ -215,7 +215,7 @@ def test_ctrl_c_saves_a_checkpoint_and_says_how_to_resume(tmp_path):
     import time
 
     args = [sys.executable, "-m", "handfoot_lab.cli", "train", "--config", str(ROOT / "configs" / "quick.yaml")]
-    for item in TINY + [f"run_dir={tmp_path}", "total_timesteps=100000000", "eval.every=0"]:
+    for item in TINY + [f"run_dir={tmp_path}", "total_timesteps=100000000", "eval.every=0", "eval.keep_best_vs="]:
         args += ["--set", item]
     proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     for line in proc.stderr:  # the progress bar: the warm start is done, training goes on

@@ -12,7 +12,8 @@ the rounds interleave the rows so that a changing load hits every row alike.  Ro
   (no advisor, 512 games, batch 8192; ``tuned`` is not an opponent it knows, the heuristic
   takes its share);
 * ``scratch``: ``configs/scratch.yaml`` (separate 256x256 actor and privileged critic, 2 epochs);
-* ``scratch, shared trunk, 1 epoch``: the same with ``network.shared`` and ``ppo.n_epochs: 1``.
+* ``scratch, shared trunk, 1 epoch``: the same with ``network.shared`` and ``ppo.n_epochs: 1``
+  (a shared trunk has no critic of its own to read the hidden cards: ``privileged_critic`` off).
 
 Every row runs with one thread (the fastest setting on a busy 2-core machine).  Prints one JSON
 line per row and round, then the medians.
@@ -51,7 +52,7 @@ def rows(old: Path) -> dict[str, tuple[Path, list[str]]]:
         "scratch, shared trunk, 1 epoch": (
             HERE,
             ["--config", str(HERE / "configs/scratch.yaml"), "--set", "threads=1"]
-            + ["--set", "network.shared=true", "--set", "ppo.n_epochs=1"],
+            + ["--set", "network.shared=true", "--set", "network.privileged_critic=false", "--set", "ppo.n_epochs=1"],
         ),
     }
 
@@ -59,8 +60,10 @@ def rows(old: Path) -> dict[str, tuple[Path, list[str]]]:
 def run_row(checkout: Path, args: list[str], steps: int) -> dict:
     env = dict(os.environ, PYTHONPATH=str(checkout))
     command = [sys.executable, "-c", CLI, "bench", "--train", "--json", "--train-steps", str(steps), *args]
-    out = subprocess.run(command, env=env, cwd=checkout, capture_output=True, text=True, check=True).stdout
-    return json.loads(out[out.index("{") :])
+    done = subprocess.run(command, check=False, env=env, cwd=checkout, capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"{' '.join(args)}: {done.stderr.strip().splitlines()[-1]}")
+    return json.loads(done.stdout[done.stdout.index("{") :])
 
 
 def main() -> None:

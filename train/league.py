@@ -55,19 +55,26 @@ class League:
 
     # ------------------------------------------------------------------ persistence
     def save(self, folder: Path) -> list[dict]:
+        """Save the snapshots in ``folder``; their entries name the files within it (a run
+        folder that is copied or moved still resumes with its own snapshots)."""
         folder.mkdir(parents=True, exist_ok=True)
         saved = []
         for i, (agent, step) in enumerate(zip(self.snapshots, self.snapshot_steps)):
-            path = folder / f"snapshot_{i}.pt"
-            torch.save(agent.policy.state_dict(), path)
-            saved.append({"path": str(path), "step": step, "sample": self.sample})
+            torch.save(agent.policy.state_dict(), folder / f"snapshot_{i}.pt")
+            saved.append({"file": f"snapshot_{i}.pt", "step": step, "sample": self.sample})
         return saved
 
-    def load(self, entries: list[dict], template: Policy, rules: Rules) -> None:
+    def load(self, entries: list[dict], folder: Path, template: Policy, rules: Rules) -> None:
+        """The snapshots ``save`` wrote in ``folder``."""
         self.sample = all(entry.get("sample", True) for entry in entries)
-        self.set_snapshots(
-            [(entry["step"], torch.load(entry["path"], map_location="cpu")) for entry in entries], template, rules
-        )
+        states = []
+        for entry in entries:
+            path = folder / entry["file"] if "file" in entry else Path(entry["path"])  # "path": before 0.5
+            try:
+                states.append((entry["step"], torch.load(path, map_location="cpu")))
+            except OSError as exc:
+                raise ValueError(f"cannot load the league's snapshot {path}: {exc.strerror or exc}") from None
+        self.set_snapshots(states, template, rules)
 
     def snapshot_states(self) -> list[tuple[int, dict]]:
         """(step, weights) of each snapshot: what a rollout worker needs to seat the same pool."""

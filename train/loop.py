@@ -280,7 +280,7 @@ class Lab:
                 f"and handfoot ({str(exc).splitlines()[0]}); start afresh in another run_dir"
             ) from None
         self.state.update({k: saved[k] for k in (*self.state, "best_win_rate", "best_step") if k in saved})
-        self.league.load(saved.get("snapshots", []), self.policy, self.rules)
+        self.league.load(saved.get("snapshots", []), self.folder.checkpoint / "league", self.policy, self.rules)
         changed = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in (changes or {}).items())
         print(
             f"resuming {self.config.name} at {self.state['num_timesteps']:,} steps"

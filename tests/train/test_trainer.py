@@ -94,6 +94,19 @@ def test_a_resumed_run_deals_new_games(tiny_run, monkeypatch):
     assert first_deals[0] >= fresh_start + 16 + done // 10 and first_deals[1] == first_deals[0] + 16
 
 
+def test_a_moved_run_folder_resumes_with_its_own_snapshots(tmp_path):
+    """The league's snapshots are named within the checkpoint (fails when state.json holds the
+    paths where they were first written, which a moved run no longer has)."""
+    import shutil
+
+    first = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={tmp_path / 'a'}", "total_timesteps=512"])
+    train(first)
+    assert json.loads((first.path / "checkpoint" / "state.json").read_text())["snapshots"]  # there are some
+    shutil.move(tmp_path / "a", tmp_path / "b")
+    moved = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={tmp_path / 'b'}", "total_timesteps=768"])
+    assert train(moved, resume=True)["num_timesteps"] >= 768
+
+
 def test_a_checkpoint_from_before_0_4_resumes_and_a_foreign_one_is_one_line(tiny_run, tmp_path):
     """Checkpoints keep the advisor's numbers by name: one written by 0.3.0 (no names, the table
     without keep_wilds) resumes; one whose network does not fit is refused in one line."""

@@ -106,7 +106,7 @@ class DMC:
             loss.backward()
             clip_each([self.policy.actor_parameters()], self.hp.max_grad_norm)
             self.optimizer.step()
-            losses.append(float(loss))
+            losses.append(float(loss.detach()))
         return {
             "q_loss": float(np.mean(losses)),
             "learned_decisions": float(size),

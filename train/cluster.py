@@ -268,7 +268,7 @@ def play_variants_on_ray(
 class RolloutWorker:
     """A Ray actor: its share of the training games, a copy of the policy and of the league."""
 
-    def __init__(self, config: dict, index: int, num_envs: int, shape: dict, win_prob: dict | None, steps_done: int):
+    def __init__(self, config: dict, index: int, num_envs: int, shape: dict, win_prob: dict | None, deal_offset: int):
         import ray
         import torch
 
@@ -280,7 +280,7 @@ class RolloutWorker:
         _one_thread_each()
         self.config = TrainConfig.from_dict(config)
         self.rules = self.config.make_rules()
-        seed = training_seed(self.config, steps_done, worker=index)
+        seed = training_seed(self.config, deal_offset, worker=index)
         with warnings.catch_warnings():  # Ray 2.60 warns about its own property's internals
             warnings.simplefilter("ignore")
             restarted = ray.get_runtime_context().was_current_actor_reconstructed
@@ -334,7 +334,7 @@ class RayCollector:
     share of ``env.num_envs`` games; the same interface as :class:`RolloutCollector`."""
 
     def __init__(
-        self, config: TrainConfig, policy, win_prob=None, say: Callable[[str], None] = print, steps_done: int = 0
+        self, config: TrainConfig, policy, win_prob=None, say: Callable[[str], None] = print, deal_offset: int = 0
     ):
         ray = require_ray()
         self.config, self.say = config, say
@@ -343,7 +343,7 @@ class RayCollector:
         shape = policy.shape()
         model = None if win_prob is None else win_prob.to_dict()
         self.workers = [
-            actor.remote(config.to_dict(), i, share, shape, model, steps_done) for i in range(config.ray.workers)
+            actor.remote(config.to_dict(), i, share, shape, model, deal_offset) for i in range(config.ray.workers)
         ]
         self.pids = ray.get([w.pid.remote() for w in self.workers])
         self.timer = Timer()  # the learner's wait for rollouts

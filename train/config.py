@@ -508,8 +508,8 @@ def validate(config: TrainConfig) -> TrainConfig:
                 f"must be at most {most:,} (its deals would reach another use's), got {getattr(ev, name)}",
             )
 
-    if config.ray.workers < 0:
-        fail("ray.workers", f"must be 0 (train in this process) or a number of workers, got {config.ray.workers}")
+    if not 0 <= config.ray.workers <= 9:  # each worker deals from its own 10^7 of the run's 10^8 (train/loop.py)
+        fail("ray.workers", f"must be 0 (train in this process) or 1 to 9 workers, got {config.ray.workers}")
     try:
         split_ray_address(config.ray.address)
     except ValueError as exc:

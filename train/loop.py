@@ -58,14 +58,20 @@ SELECTION_SEEDS = 3_000_000
 FINAL_SEEDS = 1_000_000
 
 
-def training_seed(config: TrainConfig, steps_done: int, worker: int | None = None) -> int:
+def training_seed(config: TrainConfig, deal_offset: int, worker: int | None = None) -> int:
     """The first training deal of a run segment: each run seed has 10^8 deals of its own, each Ray
-    worker 10^7 of them, and a resumed segment starts past every deal dealt before it (the games
-    it started with, and at most one more per 10 learner decisions: no game is that short)."""
-    workers = max(config.ray.workers, 1)
-    before = config.env.num_envs // workers + steps_done // (10 * workers) if steps_done else 0
+    worker 10^7 of them (``ray.workers`` is at most 9), and a resumed segment starts
+    ``deal_offset`` deals in, past every deal dealt before it (``deals_after``)."""
     worker_offset = 0 if worker is None else 10_000_000 * (worker + 1)
-    return TRAINING_SEEDS + config.seed * 100_000_000 + worker_offset + before
+    return TRAINING_SEEDS + config.seed * 100_000_000 + worker_offset + deal_offset
+
+
+def deals_after(config: TrainConfig, deal_offset: int, steps: int) -> int:
+    """A bound on the deal offset after a segment that started at ``deal_offset`` and made
+    ``steps`` learner decisions: its starting games, and at most one more game per 10 learner
+    decisions (no game is that short), per collector."""
+    workers = max(config.ray.workers, 1)
+    return deal_offset + config.env.num_envs // workers + steps // (10 * workers)
 
 
 # Where a training step's time goes: in this process (simulation, opponents, inference), or
@@ -223,13 +229,17 @@ class Lab:
         self.win_prob = win_probability(config, rules, folder.path, self._say)
         self.collector: RolloutCollector | RayCollector
         self.runners: list | None = None
-        steps_done = 0 if saved is None else int(saved["num_timesteps"])  # a resumed run deals new games
-        first_deal = training_seed(config, steps_done)
+        # a resumed run deals new games (checkpoints from before the offset was saved: its bound)
+        steps_done = 0 if saved is None else int(saved["num_timesteps"])
+        self.deal_offset = 0 if saved is None else int(saved.get("deal_offset", deals_after(config, 0, steps_done)))
+        first_deal = training_seed(config, self.deal_offset)
         self.league = League(config.league.opponents, config.league.max_snapshots, seed=first_deal, rules=rules)
         if config.ray.workers:
             from train.cluster import RayCollector
 
-            self.collector = RayCollector(config, self.policy, self.win_prob, say=self._say, steps_done=steps_done)
+            self.collector = RayCollector(
+                config, self.policy, self.win_prob, say=self._say, deal_offset=self.deal_offset
+            )
             self.runners = list(self.collector.workers)  # evaluations run on the rollout workers too
             self._say(
                 f"Ray: {config.ray.workers} rollout workers of {config.env.num_envs // config.ray.workers} games each"
@@ -259,6 +269,7 @@ class Lab:
         }
         if saved is not None:
             self._resume(saved, changes)
+        self.steps_before = self.state["num_timesteps"]  # this segment's start (run() sets it again)
         folder.record_config(self.state["num_timesteps"], changes)
         self.collector.set_league(self.league)
         self.writer = SummaryWriter(str(folder.path / "tensorboard"))
@@ -450,7 +461,9 @@ class Lab:
                 handle,
             ),
         )
-        write_json(folder / "state.json", dict(self.state, snapshots=self.league.save(folder / "league")))
+        next_offset = deals_after(self.config, self.deal_offset, self.state["num_timesteps"] - self.steps_before)
+        snapshots = self.league.save(folder / "league")
+        write_json(folder / "state.json", dict(self.state, snapshots=snapshots, deal_offset=next_offset))
 
     def summary(self, interrupted: bool) -> dict:
         state, timing = self.state, dict(self.timer.seconds)

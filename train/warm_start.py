@@ -32,7 +32,8 @@ from train.tune import TuneConfig, tune
 SCALING_AGENTS = ("random", "greedy", "heuristic")
 # The warm start's own deals, apart from training's and every evaluation's (train/loop.py): the
 # scaling fit's from 4 * 10^9 + seed * 10^8, the imitation's 10^7 further on; the search's seed
-# is offset by SEARCH_SEED (tune.py spreads its deals from seed * 1,000,003).
+# is offset by SEARCH_SEED (tune.py spreads its deals from seed * 1,000,003, so they may meet
+# the scaling fit's: both are warm-start deals, never evaluation ones).
 WARM_START_SEEDS = 4_000_000_000
 SEARCH_SEED = 4_000
 

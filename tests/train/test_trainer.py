@@ -72,26 +72,30 @@ def test_resume_continues_the_run(tiny_run):
     assert [e["step"] for e in summary["evals"]] == sorted(e["step"] for e in summary["evals"])
 
 
-def test_a_resumed_run_deals_new_games(tiny_run, monkeypatch):
-    """The games in progress are not saved: a resumed segment deals from past every deal the run
-    dealt before (fails when every segment starts from the run's first deal)."""
+def test_a_resumed_run_deals_new_games(tmp_path, monkeypatch):
+    """The games in progress are not saved: each resumed segment deals from past every deal the
+    run dealt before, its own starting games included (fails when a segment starts from the
+    run's first deal, or counts only the first segment's starting games)."""
     from train import loop
 
-    config, run_dir = tiny_run
-    done = json.loads((config.path / "checkpoint" / "state.json").read_text())["num_timesteps"]
     first_deals: list[int] = []
 
     class Recording(loop.RolloutCollector):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
-            first_deals.extend([kwargs["seed"], self.games.engine._next_seed])  # and past its games
+            first_deals.append(kwargs["seed"])
 
     monkeypatch.setattr(loop, "RolloutCollector", Recording)
-    longer = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", "total_timesteps=640"])
-    train(longer, resume=True)
-    fresh_start = loop.training_seed(longer, 0)
-    # the first segment dealt its 16 games, then at most one per 10 of its learner decisions
-    assert first_deals[0] >= fresh_start + 16 + done // 10 and first_deals[1] == first_deals[0] + 16
+    steps = []
+    for total in (256, 512, 768):
+        config = load_config(
+            ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={tmp_path}", f"total_timesteps={total}"]
+        )
+        steps.append(train(config, resume=total > 256)["num_timesteps"])
+    assert first_deals[0] == loop.training_seed(config, 0)
+    # each segment dealt its 16 games, then at most one per 10 of its learner decisions
+    assert first_deals[1] >= first_deals[0] + 16 + steps[0] // 10
+    assert first_deals[2] >= first_deals[1] + 16 + (steps[1] - steps[0]) // 10
 
 
 def test_a_moved_run_folder_resumes_with_its_own_snapshots(tmp_path):

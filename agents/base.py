@@ -122,9 +122,9 @@ def _ppo(argument: str | None, seed: int, rules: Rules | None) -> Agent:
 
 
 def _scratch(argument: str | None, seed: int, rules: Rules | None) -> Agent:
-    from agents.ppo import SCRATCH_MODEL, PPOAgent
+    from agents.ppo import PPOAgent
 
-    agent = PPOAgent.load(SCRATCH_MODEL if argument is None else argument, rules=rules)
+    agent = PPOAgent.load(_scratch_model(argument, rules), rules=rules)
     agent.name = "scratch" if argument is None else f"scratch:{argument}"
     return agent
 

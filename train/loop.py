@@ -269,7 +269,7 @@ class Lab:
         }
         if saved is not None:
             self._resume(saved, changes)
-        self.steps_before = self.state["num_timesteps"]  # this segment's start (run() sets it again)
+        self.steps_before = self.state["num_timesteps"]  # this segment's start: the timer counts it only
         folder.record_config(self.state["num_timesteps"], changes)
         self.collector.set_league(self.league)
         self.writer = SummaryWriter(str(folder.path / "tensorboard"))
@@ -304,7 +304,6 @@ class Lab:
         config, state = self.config, self.state
         started = time.perf_counter()
         self.seconds_before = state["train_seconds"]
-        self.steps_before = state["num_timesteps"]  # the timer counts this segment only
         with StopOnInterrupt() as interrupt:  # Ctrl-C during the warm start stops after it
             if state["num_timesteps"] == 0 and state["warm_start"] is None:
                 state["warm_start"] = warm_start(

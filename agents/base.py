@@ -6,6 +6,7 @@ A name is a kind, alone or with an argument after a colon:
     random, greedy, heuristic           the scripted baselines (handfoot_env.baselines)
     tuned, tuned:PATH                   the shipped tuned heuristic of the table, or a saved variant
     ppo, ppo:PATH                       the shipped trained agent of the table, or a saved model (.pt, .zip)
+    scratch, scratch:PATH               the shipped agent learned from scratch (partnership), or a model
     py:FILE_OR_MODULE:FACTORY[:ARG]     any object following the agent protocol (docs/benchmark.md)
 
 Every command that takes agent names reads them here (``make_agent``); so do the trainer's
@@ -120,6 +121,14 @@ def _ppo(argument: str | None, seed: int, rules: Rules | None) -> Agent:
     return PPOAgent.load(argument, rules=rules)
 
 
+def _scratch(argument: str | None, seed: int, rules: Rules | None) -> Agent:
+    from agents.ppo import PPOAgent
+
+    agent = PPOAgent.load(_scratch_model(argument, rules), rules=rules)
+    agent.name = "scratch" if argument is None else f"scratch:{argument}"
+    return agent
+
+
 def _shipped_or(kind: str) -> Callable[[str | None, Rules | None], Path]:
     def model_file(argument: str | None, rules: Rules | None) -> Path:
         from agents.ppo import shipped_model
@@ -127,6 +136,12 @@ def _shipped_or(kind: str) -> Callable[[str | None, Rules | None], Path]:
         return shipped_model(rules, kind) if argument is None else Path(argument)
 
     return model_file
+
+
+def _scratch_model(argument: str | None, rules: Rules | None) -> Path:
+    from agents.ppo import SCRATCH_MODEL
+
+    return SCRATCH_MODEL if argument is None else Path(argument)
 
 
 def _py(argument: str | None, seed: int, rules: Rules | None) -> Agent:
@@ -161,6 +176,15 @@ register(
         _ppo,
         argument="PATH",
         model_file=_shipped_or("ppo"),
+    )
+)
+register(
+    AgentKind(
+        "scratch",
+        "the partnership agent learned from scratch by PPO (no search, no imitation, no advisor)",
+        _scratch,
+        argument="PATH",
+        model_file=_scratch_model,
     )
 )
 register(

@@ -3,7 +3,8 @@
 ``make_agent("ppo", rules=...)`` loads the shipped agent of the preset being played
 (``agents/models/ppo_<preset>.pt``); ``make_agent("ppo:PATH")`` any model saved by
 ``handfoot train`` (a ``.pt`` policy file, or a MaskablePPO ``.zip`` from SB3).
-``make_agent("tuned")`` is the heuristic variant the shipped agent's run found and learned
+``make_agent("scratch")`` is the partnership agent PPO learned from scratch
+(``agents/models/scratch_partnership.pt``). ``make_agent("tuned")`` is the heuristic variant the shipped agent's run found and learned
 from (``agents/models/tuned_<preset>.json``); ``tuned:PATH`` any saved by ``handfoot tune``.
 An agent used under other rules than it was trained on says so, once, as a warning.
 """
@@ -22,6 +23,8 @@ MODELS = Path(__file__).parent / "models"
 # The shipped agents: (preset, players) -> name; ppo_<name>.pt and tuned_<name>.json.
 # Other tables use their preset's agent.
 SHIPPED = {("partnership", 4): "partnership", ("classic", 2): "classic", ("house", 4): "house"}
+# The agent ``scratch``: the best partnership run of configs/scratch.yaml (its config beside it).
+SCRATCH_MODEL = MODELS / "scratch_partnership.pt"
 
 
 @contextmanager

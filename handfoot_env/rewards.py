@@ -5,9 +5,17 @@ them into each seat's reward.
 minus the mean deal score of the other sides, divided by ``DEAL_REWARD_SCALE``.
 ``game``: at the end of the game, +1 to every seat of the side with the unique highest
 total, -1 to the others, 0 to all on a tie for the highest total.
+``win_prob`` (the trainer's, with a fitted :class:`WinProbability`): at the end of each deal,
+the change in the side's chance of winning the game, P(win | totals after the deal) minus
+P(win | totals before it); at the end of the game the result (1 won, 0.5 tied for the
+highest, 0 lost) takes the place of P.  A game's rewards add up to its result minus
+P(win) at its start, so maximising them is maximising the evaluation's win rate, deal by
+deal (the idea of Suphx's global reward predictor, Li et al. 2020).
 
-Shaping (the trainer's option): potential-based (Ng et al. 1999) on the same margin of the
-deal in progress, scored as it stands (``VectorEngine.running_scores``).
+Shaping (the trainer's option): potential-based (Ng, Harada and Russell 1999) on the margin
+of the deal in progress, scored as it stands (``VectorEngine.running_scores``):
+``gamma * potential(s') - potential(s)``, the discount the learner uses, so that the
+optimal policy is unchanged.
 """
 
 from __future__ import annotations
@@ -17,12 +25,14 @@ import numpy as np
 from handfoot_env.rules import Rules
 
 DEAL_REWARD_SCALE = 1000.0
-REWARD_MODES = ("deal", "game")
+REWARD_MODES = ("deal", "game", "win_prob")
+# The modes every shell can give; win_prob needs a fitted model, which only the trainer has.
+SHELL_REWARD_MODES = ("deal", "game")
 
 
-def check_reward_mode(mode: str) -> str:
-    if mode not in REWARD_MODES:
-        raise ValueError(f"reward_mode must be one of {', '.join(REWARD_MODES)}, got {mode!r}")
+def check_reward_mode(mode: str, modes: tuple[str, ...] = SHELL_REWARD_MODES) -> str:
+    if mode not in modes:
+        raise ValueError(f"reward_mode must be one of {', '.join(modes)}, got {mode!r}")
     return mode
 
 
@@ -53,6 +63,67 @@ def game_result(totals: np.ndarray, sides: np.ndarray) -> np.ndarray:
     top = mine == best.reshape((-1,) + (1,) * (np.ndim(sides) - 1))
     unique = unique.reshape((-1,) + (1,) * (np.ndim(sides) - 1))
     return np.where(unique, np.where(top, 1.0, -1.0), 0.0)
+
+
+def game_points(totals: np.ndarray, sides: np.ndarray) -> np.ndarray:
+    """What the evaluation counts: 1 where ``sides`` won, 0.5 on a tie for the highest, 0 lost."""
+    return (game_result(totals, sides) + 1.0) / 2.0
+
+
+class WinProbability:
+    """P(win | the totals before a deal, the deals played): a small network in numpy.
+
+    Fitted by ``train/win_prob.py`` on engine games; its inputs (:meth:`features`) are the
+    side's lead over the best and the mean of the other sides, the deals left (or, for games
+    to a target score, how far the leaders are from it), all in thousands of points."""
+
+    def __init__(self, rules: Rules, weights: list[np.ndarray]):
+        self.rules = rules
+        self.weights = [np.asarray(w, dtype=np.float64) for w in weights]
+
+    FEATURES = 6
+
+    def features(self, totals: np.ndarray, sides: np.ndarray, deals_played: np.ndarray) -> np.ndarray:
+        """``[B, FEATURES]`` for side ``sides[b]`` of game b at the start of its next deal: the
+        lead over the best and over the mean other side, divided by the square root of the
+        deals left (the spread of what is still to come) and as it is; then, in games to a
+        target score, how far this side and the best other are from it (zero elsewhere)."""
+        totals = np.asarray(totals, dtype=np.float64) / 1000.0
+        sides = np.asarray(sides, dtype=np.int64)
+        rows = np.arange(len(totals))
+        mine = totals[rows, sides]
+        others = totals.copy()
+        others[rows, sides] = -np.inf
+        best_other = others.max(axis=1)
+        mean_other = (totals.sum(axis=1) - mine) / max(totals.shape[1] - 1, 1)
+        lead = np.stack([mine - best_other, mine - mean_other], axis=1)
+        left = np.maximum(self.rules.num_deals - np.asarray(deals_played, dtype=np.float64), 1.0)
+        if self.rules.target_score:  # num_deals is the cap of such games (docs/rules.md, house)
+            target = self.rules.target_score / 1000.0
+            to_target = np.stack([target - mine, target - best_other], axis=1) / 10.0
+        else:
+            to_target = np.zeros((len(totals), 2))
+        return np.concatenate([lead / np.sqrt(left)[:, None], lead / 10.0, to_target], axis=1)
+
+    def __call__(self, totals: np.ndarray, sides: np.ndarray, deals_played: np.ndarray) -> np.ndarray:
+        """``[B]`` chances of winning of side ``sides[b]``."""
+        return self.features_to_chance(self.features(totals, sides, deals_played))
+
+    def features_to_chance(self, features: np.ndarray) -> np.ndarray:
+        """The network: tanh hidden layers, a logistic output."""
+        h = np.asarray(features, dtype=np.float64)
+        layers = list(zip(self.weights[0::2], self.weights[1::2]))
+        for w, b in layers[:-1]:
+            h = np.tanh(h @ w + b)
+        w, b = layers[-1]
+        return 1.0 / (1.0 + np.exp(-(h @ w + b)[:, 0]))
+
+    def to_dict(self) -> dict:
+        return {"rules": self.rules.to_dict(), "weights": [w.tolist() for w in self.weights]}
+
+    @staticmethod
+    def from_dict(data: dict) -> WinProbability:
+        return WinProbability(Rules.from_dict(data["rules"]), [np.asarray(w) for w in data["weights"]])
 
 
 def side_rewards(
@@ -87,7 +158,10 @@ def seat_rewards(
 __all__ = [
     "DEAL_REWARD_SCALE",
     "REWARD_MODES",
+    "SHELL_REWARD_MODES",
+    "WinProbability",
     "check_reward_mode",
+    "game_points",
     "game_result",
     "margin",
     "seat_owners",

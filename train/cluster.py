@@ -36,11 +36,12 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 import numpy as np
 
 from handfoot_env.rules import Rules
-from train.collect import RolloutCollector, Timer
+from train.collect import RolloutCollector, Timer, join_rollouts
 from train.config import TrainConfig, split_ray_address
 from train.evaluate import MatchFault, MatchResult, match_chunks, match_result, play_chunk, progress_bar
 
@@ -85,10 +86,10 @@ class Cluster:
         """Refuse more rollout workers than the cluster has CPUs (Ray would wait for CPUs
         that never come)."""
         cpus = int(require_ray().cluster_resources().get("CPU", 0))
-        if cpus < config.ray_workers:
+        if cpus < config.ray.workers:
             raise ValueError(
-                f"ray_workers {config.ray_workers} needs {config.ray_workers} CPUs and the Ray cluster has "
-                f"{cpus}: lower it (--set ray_workers=N, a divisor of num_envs {config.num_envs}) "
+                f"ray.workers {config.ray.workers} needs {config.ray.workers} CPUs and the Ray cluster has "
+                f"{cpus}: lower it (--set ray.workers=N, a divisor of env.num_envs {config.env.num_envs}) "
                 "or add nodes"
             )
 
@@ -97,7 +98,7 @@ class Cluster:
             require_ray().shutdown()
             self.started_here = False
 
-    def __enter__(self) -> Cluster:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -267,39 +268,50 @@ def play_variants_on_ray(
 class RolloutWorker:
     """A Ray actor: its share of the training games, a copy of the policy and of the league."""
 
-    def __init__(self, config: dict, index: int, num_envs: int):
+    def __init__(self, config: dict, index: int, num_envs: int, shape: dict, win_prob: dict | None, deal_offset: int):
         import ray
         import torch
 
         from agents.policy import Policy
+        from handfoot_env.rewards import WinProbability
         from train.league import League
+        from train.loop import training_seed
 
         _one_thread_each()
-        self.config = TrainConfig(**config)
+        self.config = TrainConfig.from_dict(config)
         self.rules = self.config.make_rules()
-        seed = self.config.seed + 1000 * (index + 1)
+        seed = training_seed(self.config, deal_offset, worker=index)
         with warnings.catch_warnings():  # Ray 2.60 warns about its own property's internals
             warnings.simplefilter("ignore")
             restarted = ray.get_runtime_context().was_current_actor_reconstructed
         if restarted:
             seed += os.getpid()  # a restarted worker deals new games, not the ones it played before
-        self.league = League(self.config.opponents, self.config.max_snapshots, seed=seed, rules=self.rules)
-        self.collector = RolloutCollector(self.config, self.rules, *self.league.pool(), seed=seed, num_envs=num_envs)
-        self.policy = Policy(tuple(self.config.net_arch), advisor=self.config.advisor)
+        league = self.config.league
+        self.league = League(league.opponents, league.max_snapshots, seed=seed, rules=self.rules)
+        self.league.sample = self.config.algorithm == "ppo"  # a Q-network's snapshots play their best
+        self.collector = RolloutCollector(
+            self.rules,
+            *self.league.pool(),
+            seed=seed,
+            num_envs=num_envs,
+            reward_mode=self.config.env.reward_mode,
+            shaping=self.config.env.shaping,
+            gamma=self.config.algo.gamma,
+            win_prob=None if win_prob is None else WinProbability.from_dict(win_prob),
+            generator=torch.Generator().manual_seed(seed),
+        )
+        self.policy = Policy(**shape)
         self.league_version = 0
         torch.manual_seed(seed)
 
     def pid(self) -> int:
         return os.getpid()
 
-    def sample_inputs(self) -> tuple[np.ndarray, np.ndarray]:
-        return self.collector.sample_inputs()
-
     def opponents(self) -> list[str]:
         """The names of the agents new games draw from (the league as this worker has it)."""
         return [agent.name for agent in self.collector.games.opponents]
 
-    def collect(self, weights: dict, league_version: int, snapshots: list) -> tuple[dict, dict, int]:
+    def collect(self, weights: dict, explore, n_steps: int, league_version: int, snapshots: list) -> tuple:
         """A rollout with these weights; ``snapshots`` (a list holding one object ref) is read
         only when the league changed."""
         import ray
@@ -310,7 +322,7 @@ class RolloutWorker:
             self.collector.set_opponents(*self.league.pool())
             self.league_version = league_version
         self.collector.timer = Timer()
-        buffers = self.collector.collect(self.policy)
+        buffers = self.collector.collect(self.policy, explore, n_steps)
         return buffers, self.collector.timer.seconds, os.getpid()
 
     def play_chunk(self, rules: Rules, chunk, team: AgentSpec, vs: AgentSpec) -> np.ndarray:
@@ -318,15 +330,21 @@ class RolloutWorker:
 
 
 class RayCollector:
-    """The trainer's rollouts from ``config.ray_workers`` rollout workers, each with an equal
-    share of ``num_envs`` games; the same interface as :class:`RolloutCollector`."""
+    """The trainer's rollouts from ``config.ray.workers`` rollout workers, each with an equal
+    share of ``env.num_envs`` games; the same interface as :class:`RolloutCollector`."""
 
-    def __init__(self, config: TrainConfig, say: Callable[[str], None] = print):
+    def __init__(
+        self, config: TrainConfig, policy, win_prob=None, say: Callable[[str], None] = print, deal_offset: int = 0
+    ):
         ray = require_ray()
         self.config, self.say = config, say
         actor = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=-1)(RolloutWorker)
-        share = config.num_envs // config.ray_workers
-        self.workers = [actor.remote(config.to_dict(), i, share) for i in range(config.ray_workers)]
+        share = config.env.num_envs // config.ray.workers
+        shape = policy.shape()
+        model = None if win_prob is None else win_prob.to_dict()
+        self.workers = [
+            actor.remote(config.to_dict(), i, share, shape, model, deal_offset) for i in range(config.ray.workers)
+        ]
         self.pids = ray.get([w.pid.remote() for w in self.workers])
         self.timer = Timer()  # the learner's wait for rollouts
         self.worker_timer = Timer()  # the workers' own parts, summed over workers
@@ -338,14 +356,12 @@ class RayCollector:
         self.league_version += 1
         self.snapshots = [require_ray().put(league.snapshot_states())]
 
-    def sample_inputs(self) -> tuple[np.ndarray, np.ndarray]:
-        return require_ray().get(self.workers[0].sample_inputs.remote())
-
-    def collect(self, policy, stop: Callable[[], bool] = lambda: False) -> dict[str, np.ndarray] | None:
+    def collect(self, policy, explore, n_steps: int, stop: Callable[[], bool] = lambda: False) -> dict | None:
         ray = require_ray()
         tick = time.perf_counter()
-        weights = ray.put(policy.state_dict())  # serialized now: later updates do not reach it
-        refs = [w.collect.remote(weights, self.league_version, self.snapshots) for w in self.workers]
+        # serialized now (later updates do not reach it), from wherever the learner's network runs
+        weights = ray.put({key: value.cpu() for key, value in policy.state_dict().items()})
+        refs = [w.collect.remote(weights, explore, n_steps, self.league_version, self.snapshots) for w in self.workers]
         pending = list(refs)
         while pending:
             _, pending = ray.wait(pending, num_returns=len(pending), timeout=0.5)
@@ -360,7 +376,7 @@ class RayCollector:
                 self.restarts += 1
                 self.say(f"rollout worker {i} was restarted by Ray (pid {self.pids[i]} -> {pid}); training goes on")
                 self.pids[i] = pid
-        return {key: np.concatenate([p[0][key] for p in parts], axis=1) for key in parts[0][0]}
+        return join_rollouts([p[0] for p in parts])
 
 
 __all__ = [

@@ -1,8 +1,10 @@
-"""Rollouts for PPO: the learner's decisions in a batch of games, with GAE advantages.
+"""Rollouts: the learner's decisions in a batch of games, for any algorithm.
 
 One :class:`RolloutCollector` steps ``num_envs`` games on the vector engine (``SeatedGames``:
 the learner on one side, league opponents on the others) for ``n_steps`` learner decisions
-each, sampling the policy's actions, and returns the buffers PPO learns from.  The trainer
+each.  The algorithm says how the learner acts (``explore``: PPO samples its policy, Deep
+Monte-Carlo is epsilon-greedy on its Q-values) and what to keep of each decision; the
+collector keeps the inputs, masks, actions, rewards, game ends and deal ends.  The trainer
 uses one in its own process; on a Ray cluster each rollout worker holds one
 (``train/cluster.py``) and the learner joins their buffers game-wise.
 """
@@ -15,10 +17,14 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import torch
 
-from agents.policy import Policy, autocast
+from agents.policy import Policy
+from handfoot_env.actions import NUM_ACTIONS
+from handfoot_env.rewards import WinProbability
 from handfoot_env.rules import Rules
 from handfoot_env.seated import SeatedGames
-from train.config import TrainConfig
+
+# explore(policy, x, masks, extra, generator) -> (actions [B], {name: [B] array to keep})
+Explore = Callable[[Policy, torch.Tensor, torch.Tensor, torch.Tensor | None, torch.Generator], tuple]
 
 
 class Timer:
@@ -36,23 +42,28 @@ class RolloutCollector:
 
     def __init__(
         self,
-        config: TrainConfig,
         rules: Rules,
         opponents: Sequence,
         weights: Sequence[float],
         seed: int,
         num_envs: int,
+        reward_mode: str = "deal",
+        shaping: float = 0.0,
+        gamma: float = 1.0,
+        win_prob: WinProbability | None = None,
         generator: torch.Generator | None = None,
     ):
-        self.config, self.rules = config, rules
+        self.rules = rules
         self.games = SeatedGames(
             rules,
             num_envs,
             list(opponents),
             seed=seed,
             weights=weights,
-            reward_mode=config.reward_mode,
-            shaping=config.shaping,
+            reward_mode=reward_mode,
+            shaping=shaping,
+            gamma=gamma,
+            win_prob=win_prob,
         )
         self.generator = generator if generator is not None else torch.Generator().manual_seed(seed)
         self.timer = Timer()
@@ -65,68 +76,93 @@ class RolloutCollector:
         """Draw opponents from the league's pool as it stands (after a snapshot joins it)."""
         self.set_opponents(*league.pool())
 
-    def sample_inputs(self) -> tuple[np.ndarray, np.ndarray]:
-        """(observations, masks) of the games as they stand: data to set the network's input scaling."""
-        return self.games.observe(), self.games.action_masks()
-
-    def collect(self, policy: Policy, stop: Callable[[], bool] = lambda: False) -> dict[str, np.ndarray] | None:
-        """The rollout's buffers ``[n_steps, num_envs, ...]`` (None when ``stop()`` said so)."""
-        config, games, timer = self.config, self.games, self.timer
-        steps, envs = config.n_steps, games.batch_size
-        buffers = {
-            "x": np.zeros((steps, envs, policy.mean.shape[0]), dtype=np.float32),
-            "masks": np.zeros((steps, envs, 173), dtype=bool),
-            "actions": np.zeros((steps, envs), dtype=np.int64),
-            "logprobs": np.zeros((steps, envs), dtype=np.float32),
-            "values": np.zeros((steps, envs), dtype=np.float32),
-            "rewards": np.zeros((steps, envs), dtype=np.float32),
-            "dones": np.zeros((steps, envs), dtype=np.float32),
+    def collect(
+        self, policy: Policy, explore: Explore, n_steps: int, stop: Callable[[], bool] = lambda: False
+    ) -> dict[str, np.ndarray] | None:
+        """The rollout's buffers ``[n_steps, num_envs, ...]`` plus ``last_*`` (the inputs after
+        the last step, for bootstrapping); None when ``stop()`` said so."""
+        games, timer = self.games, self.timer
+        envs = games.batch_size
+        privileged = policy.critic_extra > 0
+        buffers: dict[str, np.ndarray] = {
+            "x": np.zeros((n_steps, envs, policy.width), dtype=np.float32),
+            "masks": np.zeros((n_steps, envs, NUM_ACTIONS), dtype=bool),
+            "actions": np.zeros((n_steps, envs), dtype=np.int64),
+            "rewards": np.zeros((n_steps, envs), dtype=np.float32),
+            "dones": np.zeros((n_steps, envs), dtype=np.float32),
+            "deal_ends": np.zeros((n_steps, envs), dtype=np.float32),
         }
+        if privileged:
+            buffers["extra"] = np.zeros((n_steps, envs, policy.critic_extra), dtype=np.float32)
         obs, masks = games.observe(), games.action_masks()
-        for t in range(steps):
+        for t in range(n_steps):
             if stop():
                 return None
             tick = time.perf_counter()
             x = policy.inputs(obs, masks, self.rules)
-            with torch.no_grad(), autocast(config.precision):
-                logits, value = policy(torch.as_tensor(x), torch.as_tensor(masks))
-                probs = torch.softmax(logits, -1)
-                actions = torch.multinomial(probs, 1, generator=self.generator).squeeze(-1)
-                logprob = torch.log(probs.gather(1, actions[:, None]).squeeze(1))
+            extra = games.hidden_cards() if privileged else None
+            device = policy.device
+            with torch.no_grad():
+                actions, kept = explore(
+                    policy,
+                    torch.as_tensor(x, device=device),
+                    torch.as_tensor(masks, device=device),
+                    None if extra is None else torch.as_tensor(extra, device=device),
+                    self.generator,
+                )
             timer.add("inference", time.perf_counter() - tick)
-            buffers["x"][t], buffers["masks"][t] = x, masks
-            buffers["actions"][t], buffers["logprobs"][t], buffers["values"][t] = actions, logprob, value
+            buffers["x"][t], buffers["masks"][t], buffers["actions"][t] = x, masks, actions
+            if privileged:
+                buffers["extra"][t] = extra
+            for name, values in kept.items():
+                buffers.setdefault(name, np.zeros((n_steps, envs), dtype=np.float32))[t] = values
             tick = time.perf_counter()
             opponents_before = games.table.agent_seconds
-            obs, rewards, dones, _ = games.step(actions.numpy())
+            obs, rewards, dones, _ = games.step(np.asarray(actions))
             masks = games.action_masks()
             opponents = games.table.agent_seconds - opponents_before
             timer.add("opponents", opponents)
             timer.add("simulation", time.perf_counter() - tick - opponents)
-            buffers["rewards"][t], buffers["dones"][t] = rewards, dones
-        with torch.no_grad(), autocast(config.precision):
-            tick = time.perf_counter()
-            _, last_value = policy(torch.as_tensor(policy.inputs(obs, masks, self.rules)), torch.as_tensor(masks))
-            timer.add("inference", time.perf_counter() - tick)
-        add_advantages(buffers, last_value.numpy(), config.gamma, config.gae_lambda)
+            buffers["rewards"][t], buffers["dones"][t], buffers["deal_ends"][t] = rewards, dones, games.deal_ended
+        buffers["last_x"] = policy.inputs(obs, masks, self.rules)
+        buffers["last_masks"] = masks
+        if privileged:
+            buffers["last_extra"] = games.hidden_cards()
         return buffers
 
 
-def add_advantages(buffers: dict[str, np.ndarray], last_value: np.ndarray, gamma: float, gae_lambda: float) -> None:
-    """GAE (Schulman et al. 2016) into ``buffers["advantages"]`` and ``["returns"]``; a
-    finished game's next value is 0."""
-    steps, envs = buffers["rewards"].shape
-    advantages = np.zeros((steps, envs), dtype=np.float32)
-    running = np.zeros(envs, dtype=np.float32)
-    next_value = last_value
-    for t in reversed(range(steps)):
-        alive = 1.0 - buffers["dones"][t]
-        delta = buffers["rewards"][t] + gamma * next_value * alive - buffers["values"][t]
-        running = delta + gamma * gae_lambda * alive * running
-        advantages[t] = running
-        next_value = buffers["values"][t]
-    buffers["advantages"] = advantages
-    buffers["returns"] = advantages + buffers["values"]
+def join_rollouts(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Several collectors' buffers as one: games side by side (axis 1; ``last_*`` axis 0)."""
+    return {key: np.concatenate([p[key] for p in parts], axis=0 if key.startswith("last_") else 1) for key in parts[0]}
 
 
-__all__ = ["RolloutCollector", "Timer", "add_advantages"]
+def sample_positions(
+    rules: Rules, agents: Sequence, positions: int, seed: int, policy: Policy, num_envs: int = 256
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Network inputs (and the critic's hidden cards) of ``positions`` learner decisions spread
+    over whole games, the learner's side played by ``agents`` too (one drawn per game): the
+    data the input scaling is fitted on (positions at the start of games alone leave the
+    late-game pile and stock far outside the scaling)."""
+    games = SeatedGames(rules, num_envs, list(agents), seed=seed)
+    rng = np.random.default_rng(seed)
+    # take each decision with this chance, so the sample spans about two games per table
+    keep_chance = min(1.0, positions / (num_envs * 600))
+    inputs, extras, kept = [], [], 0
+    while kept < positions:
+        obs, masks = games.observe(), games.action_masks()
+        actions = np.zeros(num_envs, dtype=np.int64)
+        for k, agent in enumerate(agents):
+            rows = np.flatnonzero(games.opponent_index == k)
+            if len(rows):
+                actions[rows] = agent.act(obs[rows], masks[rows])
+        take = rng.random(num_envs) < keep_chance
+        if take.any():
+            inputs.append(policy.inputs(obs[take], masks[take], rules))
+            if policy.critic_extra:
+                extras.append(games.hidden_cards()[take])
+            kept += int(take.sum())
+        games.step(actions)
+    return np.concatenate(inputs)[:positions], (np.concatenate(extras)[:positions] if extras else None)
+
+
+__all__ = ["Explore", "RolloutCollector", "Timer", "join_rollouts", "sample_positions"]

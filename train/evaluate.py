@@ -106,7 +106,7 @@ def play_games(
             int(seeds[game]),
             int(actions_taken[game]),
             int(team_side[game]),
-            list(histories[game]),
+            list(histories[game]) if histories is not None else [],
             getattr(team, "name", "team"),
             getattr(vs, "name", "vs"),
         ) from None
@@ -199,7 +199,7 @@ def play_match(
     start = time.perf_counter()
     parts = []
     for chunk in chunks:
-        histories = [[] for _ in chunk.seeds] if records is not None else None
+        histories: list[list[int]] | None = [[] for _ in chunk.seeds] if records is not None else None
         try:
             part, totals = play_chunk(
                 rules, chunk, team, vs, histories, on_games_over=bar.update if bar is not None else None
@@ -210,7 +210,7 @@ def play_match(
             if faults is not None:
                 fault.save_record(faults)
             raise
-        if histories is not None:
+        if histories is not None and records is not None:
             for seed_i, side, history, total in zip(chunk.seeds, chunk.sides, histories, totals):
                 save_game_record(
                     rules, int(seed_i), history, total, Path(records) / f"seed{seed_i}_team_side{side}.json"

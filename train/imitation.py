@@ -56,24 +56,27 @@ def imitate(
     """Train ``policy``'s actor to choose its advising heuristic's actions (``policy.advisor_params``)
     on ``decisions`` positions.
 
-    The input scaling is measured on the first chunk.  Returns the accuracy on the last
-    chunk (before training on it) and the time taken."""
+    The input scaling is the policy's own (``warm_start.fit_scaling`` sets it first, on
+    whole games).  Returns the accuracy on the last chunk (before training on it) and the
+    time taken."""
     start = time.perf_counter()
-    optimizer = torch.optim.Adam(policy.actor.parameters(), lr=learning_rate)
+    optimizer = torch.optim.Adam(policy.actor_parameters(), lr=learning_rate)
     seen = 0
     accuracy = 0.0
-    for observations, masks, actions in demonstrations(rules, decisions, seed, params=policy.advisor_params.numpy()):
+    for observations, masks, actions in demonstrations(
+        rules, decisions, seed, params=policy.advisor_params.cpu().numpy()
+    ):
         x = policy.inputs(observations, masks, rules)
-        if seen == 0:
-            policy.set_scaling(x)
-        x_t, masks_t, actions_t = torch.as_tensor(x), torch.as_tensor(masks), torch.as_tensor(actions)
+        device = policy.device
+        x_t, masks_t = torch.as_tensor(x, device=device), torch.as_tensor(masks, device=device)
+        actions_t = torch.as_tensor(actions, device=device)
         with torch.no_grad():
-            accuracy = float((policy(x_t, masks_t)[0].argmax(-1) == actions_t).float().mean())
+            accuracy = float((policy.logits(x_t, masks_t).argmax(-1) == actions_t).float().mean())
         for _ in range(passes):
-            order = torch.randperm(len(actions_t))
+            order = torch.randperm(len(actions_t), device=device)
             for lo in range(0, len(order), minibatch):
                 rows = order[lo : lo + minibatch]
-                logits, _ = policy(x_t[rows], masks_t[rows])
+                logits = policy.logits(x_t[rows], masks_t[rows])
                 loss = torch.nn.functional.cross_entropy(logits, actions_t[rows])
                 optimizer.zero_grad()
                 loss.backward()

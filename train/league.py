@@ -26,12 +26,15 @@ class League:
         self.max_snapshots = max_snapshots
         self.seed = seed
         self.snapshots: list[PPOAgent] = []
+        self.sample = True  # snapshots sample their moves (PPO); a Q-network's play their best
         self.snapshot_steps: list[int] = []
 
-    def add_snapshot(self, policy: Policy, rules: Rules, step: int) -> None:
-        """Freeze a copy of the learner's policy; the oldest leaves when the pool is full."""
+    def add_snapshot(self, policy: Policy, rules: Rules, step: int, sample: bool = True) -> None:
+        """Freeze a copy of the learner's policy (it samples its moves, or with ``sample``
+        False plays its best: a Q-network's); the oldest leaves when the pool is full."""
         frozen = copy.deepcopy(policy).eval()
-        agent = PPOAgent(frozen, rules, deterministic=False, name=f"snapshot@{step}", seed=self.seed + step)
+        self.sample = sample
+        agent = PPOAgent(frozen, rules, deterministic=not sample, name=f"snapshot@{step}", seed=self.seed + step)
         if len(self.snapshots) < self.max_snapshots:
             self.snapshots.append(agent)
             self.snapshot_steps.append(step)
@@ -52,18 +55,26 @@ class League:
 
     # ------------------------------------------------------------------ persistence
     def save(self, folder: Path) -> list[dict]:
+        """Save the snapshots in ``folder``; their entries name the files within it (a run
+        folder that is copied or moved still resumes with its own snapshots)."""
         folder.mkdir(parents=True, exist_ok=True)
         saved = []
         for i, (agent, step) in enumerate(zip(self.snapshots, self.snapshot_steps)):
-            path = folder / f"snapshot_{i}.pt"
-            torch.save(agent.policy.state_dict(), path)
-            saved.append({"path": str(path), "step": step})
+            torch.save(agent.policy.state_dict(), folder / f"snapshot_{i}.pt")
+            saved.append({"file": f"snapshot_{i}.pt", "step": step, "sample": self.sample})
         return saved
 
-    def load(self, entries: list[dict], template: Policy, rules: Rules) -> None:
-        self.set_snapshots(
-            [(entry["step"], torch.load(entry["path"], map_location="cpu")) for entry in entries], template, rules
-        )
+    def load(self, entries: list[dict], folder: Path, template: Policy, rules: Rules) -> None:
+        """The snapshots ``save`` wrote in ``folder``."""
+        self.sample = all(entry.get("sample", True) for entry in entries)
+        states = []
+        for entry in entries:
+            path = folder / entry["file"] if "file" in entry else Path(entry["path"])  # "path": before 0.5
+            try:
+                states.append((entry["step"], torch.load(path, map_location="cpu")))
+            except OSError as exc:
+                raise ValueError(f"cannot load the league's snapshot {path}: {exc.strerror or exc}") from None
+        self.set_snapshots(states, template, rules)
 
     def snapshot_states(self) -> list[tuple[int, dict]]:
         """(step, weights) of each snapshot: what a rollout worker needs to seat the same pool."""
@@ -76,6 +87,8 @@ class League:
             policy = copy.deepcopy(template)
             policy.load_state_dict(state_dict)
             self.snapshots.append(
-                PPOAgent(policy.eval(), rules, deterministic=False, name=f"snapshot@{step}", seed=self.seed + step)
+                PPOAgent(
+                    policy.eval(), rules, deterministic=not self.sample, name=f"snapshot@{step}", seed=self.seed + step
+                )
             )
             self.snapshot_steps.append(step)

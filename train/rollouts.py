@@ -69,7 +69,7 @@ class RolloutEvaluator:
             scores = np.zeros((batch, self.rules.num_owners))
             ended = np.zeros(batch, dtype=bool)
 
-            def record(outcome, stepped, acted) -> None:
+            def record(outcome, stepped, acted, active=active, scores=scores, ended=ended) -> None:
                 over = outcome.deal_over & active
                 scores[over] = outcome.deal_scores[over]
                 ended[over] = True

@@ -24,8 +24,32 @@ from typing import IO, Any
 
 from train.config import TrainConfig
 
-# Settings a resumed run must keep: the model's shapes, its rollout buffer and what it learns.
-FIXED_ON_RESUME = ("preset", "rules", "num_envs", "n_steps", "net_arch", "advisor", "reward_mode", "seed")
+# Settings a resumed run must keep: the model's shape, the games, the algorithm, what it
+# learns, and what its best policy was selected on (section settings by "section.key";
+# "network" fixes every key of its section).
+FIXED_ON_RESUME = (
+    "preset",
+    "rules",
+    "seed",
+    "algorithm",
+    "network",
+    "env.num_envs",
+    "env.reward_mode",
+    "eval.keep_best_vs",
+    "eval.select_pairs",
+)
+
+
+def flat_settings(config: dict[str, Any]) -> dict[str, Any]:
+    """``{"ppo": {"gamma": 0.99}}`` as ``{"ppo.gamma": 0.99}`` (the rules and the opponents
+    stay whole: they are one setting each)."""
+    out: dict[str, Any] = {}
+    for key, value in config.items():
+        if isinstance(value, dict) and key != "rules":
+            out.update({f"{key}.{inner}": v for inner, v in value.items()})
+        else:
+            out[key] = value
+    return out
 
 
 def write_atomically(path: Path, write: Callable[[IO[bytes]], None]) -> None:
@@ -39,7 +63,10 @@ def write_atomically(path: Path, write: Callable[[IO[bytes]], None]) -> None:
 
 
 def write_json(path: Path, data: Any) -> None:
-    write_atomically(path, lambda handle: handle.write(json.dumps(data, indent=1).encode()))
+    def write(handle: IO[bytes]) -> None:
+        handle.write(json.dumps(data, indent=1).encode())
+
+    write_atomically(path, write)
 
 
 def read_json(path: Path, what: str) -> Any:
@@ -64,7 +91,7 @@ class RunFolder:
         """Create the folder and hold its lock; a second live run in it is refused."""
         try:
             self.path.mkdir(parents=True, exist_ok=True)
-            lock = open(self.path / ".lock", "a+")
+            lock = open(self.path / ".lock", "a+")  # noqa: SIM115 - held open: the lock lives as long as the run
         except OSError as exc:
             raise ValueError(f"cannot create the run folder {self.path}: {exc.strerror or exc}") from None
         try:
@@ -103,10 +130,18 @@ class RunFolder:
     def resume_changes(self) -> dict[str, list]:
         """The settings this config changes from the run's, as {key: [old, new]}; refuses
         (``ValueError``) a change of any setting in :data:`FIXED_ON_RESUME`."""
-        saved = read_json(self.path / "config.json", "run config")
-        current = self.config.to_dict()
-        changed = {k: [saved.get(k), v] for k, v in current.items() if saved.get(k) != v}
-        fixed = [k for k in FIXED_ON_RESUME if k in changed]
+        saved = flat_settings(read_json(self.path / "config.json", "run config"))
+        current = flat_settings(self.config.to_dict())
+        if any(k not in current for k in saved):  # a config of handfoot 0.4 (flat keys)
+            raise ValueError(
+                f"{self.path} was trained by an older handfoot (its config.json has other keys); "
+                "start a new run under another name"
+            )
+        # a setting added since the run started had its default value then
+        defaults = flat_settings(TrainConfig().to_dict())
+        saved = {k: saved.get(k, defaults[k]) for k in current}
+        changed = {k: [saved[k], v] for k, v in current.items() if saved[k] != v}
+        fixed = [k for k in changed if k in FIXED_ON_RESUME or k.split(".")[0] in FIXED_ON_RESUME]
         if fixed:
             detail = ", ".join(f"{k} ({changed[k][0]!r} -> {changed[k][1]!r})" for k in fixed)
             raise ValueError(

@@ -149,7 +149,7 @@ def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = N
     if config.pair_positions and not rules.takes_with_a_pair:
         raise ValueError(
             "the pair model predicts takes of the pile with a pair, and these rules take it without "
-            "one: give it 0 positions (--pair-positions 0, or tune_pair_positions: 0 in a config)"
+            "one: give it 0 positions (--pair-positions 0, or tune.pair_positions: 0 in a config)"
         )
     if config.pair_positions:
         weights, pair_model = fit_pair_model(rules, config.pair_positions, seed=config.seed)

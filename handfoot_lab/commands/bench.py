@@ -4,6 +4,7 @@ the throughput of training (``--train``)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 
@@ -93,28 +94,11 @@ def _bench_training(args: argparse.Namespace) -> int:
 
     require_positive(args, "train_steps")
     with tempfile.TemporaryDirectory() as folder:
-        config = load_config(
-            args.config,
-            args.set
-            + [
-                f"run_dir={folder}",
-                "name=bench",
-                f"total_timesteps={args.train_steps}",
-                "eval_every=0",
-                "checkpoint_every=0",
-                "imitation_decisions=0",
-                "tune_generations=0",
-                "value_warmup_rollouts=0",
-                "snapshot_every=0",
-                "keep_best_vs=",
-                "final_eval_pairs=1",
-                "eval_opponents=[random]",
-            ],
-        )
         try:
-            from train.ppo import LEARNING_PARTS, train
+            from train.loop import LEARNING_PARTS, bench_overrides, train
         except ImportError as exc:
             raise ValueError(f"training needs the training extras (pip install 'handfoot[train]'): {exc}") from None
+        config = load_config(args.config, args.set + bench_overrides(folder, args.train_steps))
         summary = train(config, progress=not args.json)
     timing = summary["timing"]
     learning = sum(timing.get(k, 0.0) for k in LEARNING_PARTS)
@@ -126,12 +110,12 @@ def _bench_training(args: argparse.Namespace) -> int:
         "learner_steps_per_sec": summary["num_timesteps"] / learning,
         "shares": summary["timing_shares"],
         "seconds": timing,
-        "opponents": config.opponents,
-        "n_epochs": config.n_epochs,
-        "batch_size": config.batch_size,
-        "num_envs": config.num_envs,
-        "net_arch": config.net_arch,
-        "precision": config.precision,
+        "algorithm": config.algorithm,
+        "opponents": config.league.opponents,
+        "n_epochs": getattr(config.algo, "n_epochs", 1),
+        "batch_size": config.algo.batch_size,
+        "num_envs": config.env.num_envs,
+        "network": dataclasses.asdict(config.network),
         "ray": summary["ray"],
         "machine": machine_description(),
     }

@@ -23,7 +23,12 @@ def add_parser(sub) -> None:
         "--partner", default=None, help="partnership (or house with 4): your partner's agent (default heuristic)"
     )
     p.add_argument("--hint", default="heuristic", help=f"the agent behind Hint and Coach: {agent_usage()}")
-    p.add_argument("--seed", type=int, default=0, help="the game's seed: the same seed deals the same cards")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="the game's seed: the same seed deals the same cards (default: 62 unpredictable bits, never shown)",
+    )
     p.add_argument("--no-coach", action="store_true", help="no Coach notes after your turns")
     p.set_defaults(func=run)
 

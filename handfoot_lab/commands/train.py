@@ -20,12 +20,12 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """MaskablePPO self-play training, then the evaluation table against the baselines."""
+    """Training (train/loop.py with the config's algorithm), then the evaluation table against the baselines."""
     from train.config import load_config
 
     config = load_config(args.config, args.set)
     try:
-        from train.ppo import print_summary, train
+        from train.loop import print_summary, train
     except ImportError as exc:
         raise ValueError(f"training needs the training extras (pip install 'handfoot[train]'): {exc}") from None
     summary = train(config, resume=args.resume)

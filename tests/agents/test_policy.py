@@ -1,16 +1,20 @@
-"""The network's advisor: which heuristic advises it travels with the weights."""
+"""The network: its advisor travels with the weights; its inputs are compact, scaled and
+clipped; every caller runs it in its own precision; old model files load as they played."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
-from agents.policy import Policy
+from agents.policy import Policy, compact_columns, rule_actions
+from agents.ppo import PPOAgent
 from handfoot_env.actions import NUM_ACTIONS
 from handfoot_env.baselines.compiled import CompiledHeuristic
 from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS, NAMES, NAMES_BEFORE_0_4, params_array
-from handfoot_env.observation import OBS_SIZE
+from handfoot_env.observation import OBS_SIZE, PILE_COUNTS, PILE_SIZE
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
 from train.imitation import demonstrations
@@ -86,9 +90,95 @@ def test_a_model_trained_on_another_observation_layout_is_refused_in_one_line(tm
     data = torch.load(path, weights_only=False)
     for name in ("mean", "scale"):  # as a file from before seat_known (509 observation numbers)
         data["state_dict"][name] = data["state_dict"][name][90:]
+    data["version"] = 1  # files of that time
     torch.save(data, path)
     with pytest.raises(ValueError, match=f"observations of 509 numbers and this handfoot's have {OBS_SIZE}"):
         Policy.load(path)
+
+
+@pytest.mark.parametrize("preset, players", [("partnership", 4), ("classic", 3), ("house", 2)])
+def test_compact_inputs_leave_out_only_columns_these_rules_never_fill(preset, players):
+    rules = Rules.preset(preset, num_players=players)
+    engine = VectorEngine(rules, batch_size=64, seed=3)
+    heuristic = CompiledHeuristic(rules)
+    kept = compact_columns(rules)
+    dropped = np.setdiff1d(np.arange(OBS_SIZE), kept)
+    filled = np.zeros(OBS_SIZE, dtype=bool)
+    for _ in range(600):
+        observations = engine.observe()
+        assert not observations[:, dropped].any()
+        filled |= (observations != 0).any(axis=0)
+        engine.step(heuristic.act(observations, engine.legal_mask()))
+    assert filled[kept].mean() > 0.5  # the kept columns do carry the game
+    assert len(kept) < OBS_SIZE
+
+
+def test_inputs_beyond_the_sample_are_clipped_so_they_cannot_saturate_the_network():
+    """A pile far larger than any in the scaling sample reads as the clip bound (5 spreads),
+    not as a z-score in the hundreds (the scaling of 0.4's models let 90 inputs pass 10)."""
+    observations, masks = positions()
+    policy = Policy((16,), clip=5.0)
+    x = policy.inputs(observations, masks, RULES)
+    policy.set_scaling(x)
+    for column in (PILE_SIZE, PILE_COUNTS + 5):
+        at_bound, far = x.copy(), x.copy()
+        at_bound[:, column] = policy.mean[column].item() + 5.0 / policy.scale[column].item()
+        far[:, column] = 10_000.0
+        with torch.no_grad():
+            near_logits = policy.logits(torch.as_tensor(at_bound), torch.as_tensor(masks))
+            far_logits = policy.logits(torch.as_tensor(far), torch.as_tensor(masks))
+        assert torch.allclose(near_logits, far_logits, atol=1e-5)
+
+
+@pytest.mark.parametrize("precision", ["fp32", "bf16"])
+def test_rollouts_sample_from_exactly_the_logits_evaluation_plays(precision):
+    """The network computes in its own precision for every caller: the trainer's rollouts
+    (``policy(x, masks)``), its updates and the evaluated agent (``PPOAgent``) see one set of
+    logits.  (0.4's rollouts sampled bf16 logits and evaluation played the fp32 argmax.)"""
+    observations, masks = positions()
+    policy = Policy((64, 64), precision=precision)
+    x = policy.inputs(observations, masks, RULES)
+    policy.set_scaling(x)
+    torch.nn.init.normal_(policy.actor[-1].weight, std=1.0)  # logits with real differences
+    with torch.no_grad():
+        rollout_logits, _ = policy(torch.as_tensor(x), torch.as_tensor(masks))
+    assert torch.equal(rollout_logits, policy.logits(torch.as_tensor(x), torch.as_tensor(masks)))
+    played = PPOAgent(policy, RULES, deterministic=True).act(observations, masks)
+    assert np.array_equal(played, rollout_logits.argmax(-1).numpy())
+
+
+def test_shipped_models_of_version_1_load_as_they_played():
+    """0.4's model files: every column, no clipping, fp32, separate actor and critic."""
+    policy, rules, _ = Policy.load(Path(__file__).resolve().parents[2] / "agents" / "models" / "ppo_partnership.pt")
+    assert (len(policy.columns), policy.clip, policy.precision, policy.shared) == (OBS_SIZE, 0.0, "fp32", False)
+    observations, masks = positions()
+    actions = PPOAgent(policy, rules).act(observations, masks)
+    assert masks[np.arange(len(masks)), actions].all()
+
+
+def test_a_model_saved_and_loaded_keeps_its_shape_and_its_choices(tmp_path):
+    rules = RULES
+    observations, masks = positions()
+    policy = Policy((32,), columns=compact_columns(rules), shared=True, clip=3.0, precision="bf16")
+    policy.set_scaling(policy.inputs(observations, masks, rules))
+    policy.save(tmp_path / "m.pt", rules)
+    loaded, _, _ = Policy.load(tmp_path / "m.pt")
+    assert loaded.shape() == policy.shape()
+    assert np.array_equal(
+        PPOAgent(loaded, rules).act(observations, masks), PPOAgent(policy, rules).act(observations, masks)
+    )
+
+
+def test_the_legal_actions_can_be_an_input_and_are_not_rescaled():
+    observations, masks = positions()
+    rules = RULES
+    policy = Policy((16,), columns=compact_columns(rules), mask_actions=rule_actions(rules))
+    x = policy.inputs(observations, masks, rules)
+    width = len(compact_columns(rules))
+    assert x.shape[1] == width + 83  # partnership never allows the house actions (83 on)
+    assert np.array_equal(x[:, width:].astype(bool), masks[:, :83])
+    policy.set_scaling(x)
+    assert (policy.mean[width:] == 0).all() and (policy.scale[width:] == 1).all()
 
 
 def test_acting_runs_the_actor_alone_and_picks_what_forward_would():
@@ -105,3 +195,39 @@ def test_acting_runs_the_actor_alone_and_picks_what_forward_would():
 
     policy.critic.forward = no_critic  # acting needs no value: the critic must not run
     assert np.array_equal(policy.act(x, masks), expected) and masks[np.arange(64), expected].all()
+
+
+@pytest.mark.parametrize("shared, advisor, extra", [(False, True, 0), (True, False, 0), (False, True, 120)])
+def test_a_model_from_a_smaller_action_layout_is_padded_and_chooses_as_before(tmp_path, shared, advisor, extra):
+    """The action layout grows only by appending: a model saved when it had fewer actions
+    (here: as if the last five house actions were new) loads, padded, and plays partnership,
+    where those actions are never legal, exactly as it did."""
+    observations, masks = positions()
+    policy = Policy((16,), advisor=advisor, columns=compact_columns(RULES), shared=shared, critic_extra=extra)
+    policy.set_scaling(policy.inputs(observations, masks, RULES))
+    for layer in policy.modules():
+        if isinstance(layer, torch.nn.Linear):
+            torch.nn.init.normal_(layer.weight)
+    path = tmp_path / "small.pt"
+    policy.save(path, RULES)
+    data = torch.load(path, weights_only=False)
+    grow, state = 5, data["state_dict"]
+    out = "actor_head" if shared else "actor.1"
+    state[f"{out}.weight"], state[f"{out}.bias"] = state[f"{out}.weight"][:-grow], state[f"{out}.bias"][:-grow]
+    if advisor:
+        width = len(compact_columns(RULES)) + NUM_ACTIONS - grow
+        state["mean"], state["scale"] = state["mean"][:width], state["scale"][:width]
+        for key in ["trunk.0.weight"] if shared else ["actor.0.0.weight", "critic.0.0.weight"]:
+            w = state[key]
+            state[key] = torch.cat([w[:, :width], w[:, width + grow :]], dim=1)
+    data["num_actions"] = NUM_ACTIONS - grow
+    torch.save(data, path)
+    loaded, _, _ = Policy.load(path)
+    assert masks[:, NUM_ACTIONS - grow :].sum() == 0
+    assert np.array_equal(
+        PPOAgent(loaded, RULES).act(observations, masks), PPOAgent(policy, RULES).act(observations, masks)
+    )
+    data["num_actions"] = NUM_ACTIONS + 1
+    torch.save(data, path)
+    with pytest.raises(ValueError, match="from a newer one"):
+        Policy.load(path)

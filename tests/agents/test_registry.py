@@ -18,7 +18,7 @@ from agents import (
     make_agent,
     register,
 )
-from agents.ppo import PPOAgent, shipped_model
+from agents.ppo import SCRATCH_MODEL, PPOAgent, shipped_model
 from handfoot_env.baselines import BASELINE_NAMES
 from handfoot_env.rules import Rules
 
@@ -33,7 +33,7 @@ def make(seed=0):
 
 def test_every_name_without_an_argument_builds_an_agent_that_acts_legally():
     rules = Rules.preset("partnership")
-    assert AGENT_NAMES == (*BASELINE_NAMES, "tuned", "ppo")
+    assert AGENT_NAMES == (*BASELINE_NAMES, "tuned", "ppo", "scratch")
     masks = np.zeros((3, 173), dtype=bool)
     masks[[0, 1, 2], [0, 1, 5]] = True  # one legal action per row: every agent must find it
     for name in AGENT_NAMES:
@@ -45,7 +45,10 @@ def test_names_are_checked_in_one_line_without_loading_anything(tmp_path):
     check_agent_name(f"ppo:{tmp_path / 'not_yet_trained.pt'}")  # made later: fine now
     check_agent_name("py:my_agent.py:make:depth=3")
     for bad, message in (
-        ("genius", "unknown agent 'genius': choose one of random, greedy, heuristic, tuned[:PATH], ppo[:PATH], py:"),
+        (
+            "genius",
+            "unknown agent 'genius': choose one of random, greedy, heuristic, tuned[:PATH], ppo[:PATH], scratch[:PATH], py:",
+        ),
         ("random:3", "random takes nothing after it"),
         ("py", "write py:FILE_OR_MODULE:FACTORY[:ARG]"),
         ("py:agent.py", "write py:FILE.py:FACTORY or py:MODULE:FACTORY"),
@@ -62,6 +65,7 @@ def test_model_files_travel_with_their_names_and_py_agents_are_foreign(tmp_path)
     assert agent_model_file("ppo", rules) == shipped_model(rules, "ppo")
     assert agent_model_file("tuned", rules) == shipped_model(rules, "tuned")
     assert agent_model_file("ppo:/x/m.zip", rules).as_posix() == "/x/m.zip"
+    assert agent_model_file("scratch", rules) == SCRATCH_MODEL and SCRATCH_MODEL.exists()
     assert agent_model_file("heuristic", rules) is None and agent_model_file("py:a.py:make", rules) is None
     assert is_foreign("py:a.py:make") and not any(is_foreign(n) for n in AGENT_NAMES)
 
@@ -80,6 +84,16 @@ def test_the_shipped_ppo_supports_its_own_tables_and_a_saved_one_only_its_own():
     assert make_agent("ppo", rules=rules).supports(rules)
     saved = PPOAgent.load(shipped_model(rules), rules=rules)  # as ppo:PATH loads it
     assert saved.supports(rules) and not saved.supports(Rules.preset("partnership"))
+
+
+def test_scratch_is_the_partnership_agent_learned_from_scratch_and_warns_elsewhere():
+    partnership = Rules.preset("partnership")
+    agent = make_agent("scratch", rules=partnership)
+    assert agent.name == "scratch" and agent.supports(partnership)
+    assert not agent.policy.advisor  # nothing scripted inside it
+    with pytest.warns(UserWarning, match="trained on partnership with 4 players and plays classic"):
+        make_agent("scratch", rules=Rules.preset("classic"))
+    assert make_agent(f"scratch:{SCRATCH_MODEL}", rules=partnership).name == f"scratch:{SCRATCH_MODEL}"
 
 
 def test_a_new_kind_joins_the_registry_once():

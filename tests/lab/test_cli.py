@@ -40,11 +40,12 @@ BAD_INPUTS = [
     (["serve", "--port", "70000"], "--port must be from 1 to 65535"),
     (["eval", "--round-robin", "random,greedy", "--records", "{tmp}/r"], "--records saves the games of one match"),
     (["serve", "--host", "203.0.113.9"], "cannot listen on 203.0.113.9"),
-    (QUICK + ["--set", "net_arch=[64"], "--set net_arch: the value '[64' is not valid YAML"),
+    (QUICK + ["--set", "network.arch=[64"], "--set network.arch: the value '[64' is not valid YAML"),
     (QUICK + ["--set", "run_dir=/proc/x", "--set", "total_timesteps=64"], "cannot create the run folder /proc/x"),
     (QUICK + ["--set", "seed=-1"], "config key 'seed': must be a non-negative integer"),
-    (QUICK + ["--set", "shaping=-5"], "config key 'shaping'"),
-    (QUICK + ["--set", "anchor_coef=1", "--set", "imitation_decisions=0"], "config key 'anchor_coef'"),
+    (QUICK + ["--set", "env.shaping=-5"], "config key 'env.shaping'"),
+    (QUICK + ["--set", "ppo.anchor_coef=1", "--set", "imitation.decisions=0"], "config key 'ppo.anchor_coef'"),
+    (QUICK + ["--set", "tune_generations=2"], "moved in handfoot 0.5: write it as tune: {generations: ...}"),
     (QUICK + ["--set", "name=../../x"], "config key 'name'"),
     (["train", "--config", "{tmp}/dup.yaml"], "the key 'name' is written twice"),
     (["eval", "--round-robin", "random,greedy", "--chart", "{tmp}/missing/r.png"], "the folder"),
@@ -92,7 +93,7 @@ def test_every_bad_input_is_one_clear_line_with_exit_status_2(tmp_path):
 
 
 def test_a_config_that_fails_validation_leaves_no_run_folder(tmp_path):
-    for bad in ("seed=-1", "rules={wild_books: true}", "opponents={genius: 1}"):
+    for bad in ("seed=-1", "rules={wild_books: true}", "league.opponents={genius: 1}"):
         proc = run(*QUICK, "--set", f"run_dir={tmp_path}", "--set", bad)
         assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert list(tmp_path.iterdir()) == []
@@ -101,8 +102,8 @@ def test_a_config_that_fails_validation_leaves_no_run_folder(tmp_path):
 def test_config_numbers_written_as_powers_of_ten_are_whole_numbers():
     from train.config import load_config
 
-    config = load_config(ROOT / "configs" / "quick.yaml", ["total_timesteps=1e5", "learning_rate=1e-3"])
-    assert config.total_timesteps == 100_000 and config.learning_rate == 0.001
+    config = load_config(ROOT / "configs" / "quick.yaml", ["total_timesteps=1e5", "ppo.learning_rate=1e-3"])
+    assert config.total_timesteps == 100_000 and config.ppo.learning_rate == 0.001
     with pytest.raises(ValueError, match="total_timesteps"):
         load_config(ROOT / "configs" / "quick.yaml", ["total_timesteps=2.5"])
 
@@ -180,13 +181,13 @@ def test_bench_json_rows(capsys):
 
 TINY_TRAINING = [
     "--set",
-    "num_envs=16",
+    "env.num_envs=16",
     "--set",
-    "n_steps=16",
+    "ppo.n_steps=16",
     "--set",
-    "batch_size=128",
+    "ppo.batch_size=128",
     "--set",
-    "net_arch=[32]",
+    "network.arch=[32]",
     "--train-steps",
     "1024",
     "--json",

@@ -178,3 +178,10 @@ def test_a_session_without_a_seed_deals_an_unpredictable_game_and_never_prints_i
     session = PlaySession(Rules.preset("house"), readline=lambda: next(lines), write=output.append)
     session.run()
     assert str(session.game.seed) not in "\n".join(output)
+
+
+def test_the_terminal_game_deals_from_an_unpredictable_seed_unless_one_is_given():
+    from handfoot_lab.cli import build_parser
+
+    assert build_parser().parse_args(["play"]).seed is None  # a fixed default would deal known cards
+    assert build_parser().parse_args(["play", "--seed", "7"]).seed == 7

@@ -22,28 +22,30 @@ from handfoot_lab.cli import main
 from train.cluster import AgentSpec, Cluster, RayCollector, agent_spec, play_matches_on_ray
 from train.config import load_config
 from train.evaluate import play_match
-from train.ppo import train
+from train.loop import train
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = [
     "name=tiny_ray",
-    "num_envs=32",
-    "n_steps=16",
-    "batch_size=256",
-    "n_epochs=1",
-    "net_arch=[32]",
-    "eval_every=1024",
-    "eval_pairs=2",
-    "final_eval_pairs=2",
-    "eval_opponents=[random, greedy]",
+    "env.num_envs=32",
+    "ppo.n_steps=16",
+    "ppo.batch_size=256",
+    "ppo.n_epochs=1",
+    "network.arch=[32]",
+    "eval.every=1024",
+    "eval.pairs=2",
+    "eval.final_pairs=2",
+    "eval.opponents=[random, greedy]",
     "checkpoint_every=1024",
-    "snapshot_every=512",
-    "opponents={random: 0.5, greedy: 0.5, self: 0.5}",
-    "imitation_decisions=2000",
-    "value_warmup_rollouts=1",
-    "keep_best_vs=greedy",
-    "ray_workers=2",
-    "tune_generations=0",
+    "league.snapshot_every=512",
+    "league.opponents={random: 0.5, greedy: 0.5, self: 0.5}",
+    "imitation.decisions=2000",
+    "ppo.value_warmup_rollouts=1",
+    "eval.keep_best_vs=greedy",
+    "ray.workers=2",
+    "tune.generations=0",
+    "eval.select_pairs=2",
+    "network.scaling_positions=500",
 ]
 
 
@@ -205,24 +207,28 @@ def test_tiny_distributed_training_resumes_and_prints_its_table(tmp_path, capsys
 
 
 def test_league_snapshots_reach_every_worker():
-    from agents.policy import Policy
+    from train.algorithms.ppo import explore
     from train.league import League
+    from train.loop import make_policy
 
     config = load_config(ROOT / "configs" / "ray_quick.yaml", TINY)
     rules = config.make_rules()
-    collector = RayCollector(config, say=lambda text: None)
-    league = League(config.opponents, config.max_snapshots, rules=rules)
-    policy = Policy(tuple(config.net_arch), advisor=config.advisor)
+    policy = make_policy(config, rules)
+    collector = RayCollector(config, policy, say=lambda text: None)
+    league = League(config.league.opponents, config.league.max_snapshots, rules=rules)
     league.add_snapshot(policy, rules, step=512)
     collector.set_league(league)
-    buffers = collector.collect(policy)
-    assert buffers["actions"].shape == (config.n_steps, config.num_envs)
+    buffers = collector.collect(policy, explore, config.ppo.n_steps)
+    assert buffers["actions"].shape == (config.ppo.n_steps, config.env.num_envs)
+    assert buffers["last_x"].shape == (config.env.num_envs, policy.width)
     for worker in collector.workers:
         assert ray.get(worker.opponents.remote()) == ["random", "greedy", "snapshot@512"]
     share, _, _ = ray.get(
-        collector.workers[0].collect.remote(policy.state_dict(), collector.league_version, collector.snapshots)
+        collector.workers[0].collect.remote(
+            policy.state_dict(), explore, config.ppo.n_steps, collector.league_version, collector.snapshots
+        )
     )
-    assert share["x"].shape[1] == config.num_envs // 2  # each worker steps its half of the games
+    assert share["x"].shape[1] == config.env.num_envs // 2  # each worker steps its half of the games
 
 
 def test_bench_train_times_the_distributed_trainer(capsys):
@@ -239,13 +245,13 @@ def test_killing_a_rollout_worker_does_not_stop_training(tmp_path, monkeypatch):
     rollout, and the run finishes with the restart reported."""
     collect, calls, kills = RayCollector.collect, [], []
 
-    def collect_and_kill(self, policy, stop=lambda: False):
+    def collect_and_kill(self, policy, explore, n_steps, stop=lambda: False):
         calls.append(1)
         if len(calls) == 2:
             pid = self.pids[0]
             killer = threading.Timer(0.05, lambda: (os.kill(pid, signal.SIGKILL), kills.append(pid)))
             killer.start()
-        return collect(self, policy, stop)
+        return collect(self, policy, explore, n_steps, stop)
 
     monkeypatch.setattr(RayCollector, "collect", collect_and_kill)
     config = load_config(
@@ -254,11 +260,11 @@ def test_killing_a_rollout_worker_does_not_stop_training(tmp_path, monkeypatch):
         + [
             f"run_dir={tmp_path}",
             "total_timesteps=4096",
-            "n_steps=64",
-            "eval_every=0",
-            "keep_best_vs=",
-            "snapshot_every=0",
-            "opponents={random: 0.5, greedy: 0.5}",
+            "ppo.n_steps=64",
+            "eval.every=0",
+            "eval.keep_best_vs=",
+            "league.snapshot_every=0",
+            "league.opponents={random: 0.5, greedy: 0.5}",
         ],
     )
     summary = train(config, progress=False)
@@ -268,8 +274,8 @@ def test_killing_a_rollout_worker_does_not_stop_training(tmp_path, monkeypatch):
 
 
 def test_more_workers_than_cpus_is_refused_not_left_waiting(tmp_path):
-    config = load_config(ROOT / "configs" / "ray_quick.yaml", TINY + [f"run_dir={tmp_path}", "ray_workers=4"])
-    with pytest.raises(ValueError, match="ray_workers 4 needs 4 CPUs and the Ray cluster has 2"):
+    config = load_config(ROOT / "configs" / "ray_quick.yaml", TINY + [f"run_dir={tmp_path}", "ray.workers=4"])
+    with pytest.raises(ValueError, match="ray.workers 4 needs 4 CPUs and the Ray cluster has 2"):
         train(config, progress=False)
     assert not config.path.exists()
 
@@ -277,11 +283,11 @@ def test_more_workers_than_cpus_is_refused_not_left_waiting(tmp_path):
 def test_a_dead_cluster_is_one_clear_line(tmp_path):
     with pytest.raises(ValueError, match="cannot reach the Ray cluster at 127.0.0.1:1: .*ray start --head"):
         Cluster("127.0.0.1:1")
-    config = load_config(ROOT / "configs" / "ray_quick.yaml", TINY + [f"run_dir={tmp_path}", "ray_address=127.0.0.1:1"])
+    config = load_config(ROOT / "configs" / "ray_quick.yaml", TINY + [f"run_dir={tmp_path}", "ray.address=127.0.0.1:1"])
     with pytest.raises(ValueError, match="cannot reach the Ray cluster"):
         train(config, progress=False)
     assert not config.path.exists()  # refused before the run folder was made
-    result = subprocess.run(
+    result = subprocess.run(  # noqa: PLW1510 - the exit status is what is checked
         [sys.executable, "-m", "handfoot_lab.cli", "eval", "--pairs", "2", "--ray", "127.0.0.1:1"],
         capture_output=True,
         text=True,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
         ("house.yaml", "house", 4),
         ("ray_quick.yaml", "partnership", 4),
         ("ray_full.yaml", "partnership", 4),
+        ("scratch.yaml", "partnership", 4),
+        ("scratch_dmc.yaml", "partnership", 4),
+        ("beyond.yaml", "partnership", 4),
     ],
 )
 def test_shipped_configs_load(name, preset, players):
@@ -32,43 +36,89 @@ def test_shipped_configs_load(name, preset, players):
 def test_ray_configs_are_their_local_twins_on_workers(ray_name, twin):
     """A Ray config trains exactly what its local twin trains; only the name and the workers differ."""
     on_ray, local = load_config(ROOT / "configs" / ray_name).to_dict(), load_config(ROOT / "configs" / twin).to_dict()
-    assert on_ray["ray_workers"] > 0 and on_ray["num_envs"] % on_ray["ray_workers"] == 0
+    assert on_ray["ray"]["workers"] > 0 and on_ray["env"]["num_envs"] % on_ray["ray"]["workers"] == 0
     differ = {key for key in local if local[key] != on_ray[key]}
-    assert differ == {"name", "ray_workers"}
+    assert differ == {"name", "ray"} and on_ray["ray"] == dict(local["ray"], workers=on_ray["ray"]["workers"])
 
 
 def test_overrides():
     config = load_config(
         ROOT / "configs" / "quick.yaml",
-        ["total_timesteps=1000", "opponents.greedy=0.9", "net_arch=[64, 64]", "learning_rate=1e-3"],
+        ["total_timesteps=1000", "league.opponents.greedy=0.9", "network.arch=[64, 64]", "ppo.learning_rate=1e-3"],
     )
-    assert config.total_timesteps == 1000 and config.opponents["greedy"] == 0.9
-    assert config.net_arch == [64, 64] and config.learning_rate == 0.001
+    assert config.total_timesteps == 1000
+    assert config.league.opponents == {"greedy": 0.9, "heuristic": 0.4, "random": 0.2}  # the file's, one changed
+    assert config.network.arch == [64, 64] and config.ppo.learning_rate == 0.001
+    # a section the file leaves out starts from its defaults
+    assert load_config(ROOT / "configs" / "quick.yaml", ["dmc.epsilon=0.1"]).dmc.batch_size == 4096
+
+
+@pytest.mark.parametrize(
+    "key,new",
+    [
+        ("tune_generations=3", "tune: {generations: ...}"),
+        ("net_arch=[64]", "network: {arch: ...}"),
+        ("keep_best_vs=heuristic", "eval: {keep_best_vs: ...}"),
+        ("ray_workers=2", "ray: {workers: ...}"),
+    ],
+)
+def test_flat_keys_of_0_4_are_refused_with_their_new_name(key, new):
+    with pytest.raises(ValueError, match=f"moved in handfoot 0.5: write it as {re.escape(new)}"):
+        load_config(ROOT / "configs" / "quick.yaml", [key])
 
 
 @pytest.mark.parametrize(
     "overrides,message",
     [
         (["colour=red"], "unknown config key 'colour'"),
+        (["ppo.colour=red"], "unknown config key 'ppo.colour'"),
+        (["ppo=3"], "'ppo' is a section"),
         (["total_timesteps=lots"], "config key 'total_timesteps': expected int"),
-        (["num_envs=0"], "'num_envs': must be at least 1"),
+        (["env.num_envs=0"], "'env.num_envs': must be at least 1"),
+        (["algorithm=sarsa"], "'algorithm': must be one of ppo, dmc"),
+        (["algorithm=dmc"], "dmc learns Q-values from scratch"),
+        (["network.shared=true", "network.privileged_critic=true"], "needs a critic of its own"),
+        (["dmc.horizon=forever"], "'dmc.horizon'"),
+        (["eval.select_pairs=0"], "'eval.select_pairs': must be at least 1"),
+        (["device=gpu"], "'device': must be auto, cpu or cuda"),
+        (["imitation.teacher=genius"], "'imitation.teacher': must be empty, tuned or tuned:PATH"),
+        (["imitation.teacher=tuned", "tune.generations=2"], "the heuristic search finds the teacher"),
         (["preset=bridge"], "'preset'"),
         (["preset=house", "rules={num_players: 3}"], "'rules': .*2 players alone or 4 in two teams"),
         (["rules={handsize: 13}"], "'rules': unknown rules field 'handsize'"),
-        (["opponents.genius=1"], "unknown opponent 'genius'"),
-        (["opponents.self=0.5"], "snapshot_every"),
-        (["reward_mode=points"], "reward_mode"),
-        (["net_arch=[0]"], "net_arch"),
-        (["tune_generations=-1"], "'tune_generations'"),
-        (["tune_generations=2", "tune_population=3", "tune_elite=4"], "'tune_elite': must not exceed"),
-        (["tune_generations=2", "tune_fitness=elo"], "'tune_fitness': must be win_rate or score_diff"),
-        (["tune_generations=2", "tune_validate_generations=3"], "'tune_validate_generations': must be between 0"),
-        (["tune_generations=2", "tune_pairs=0"], "'tune_pairs': must be at least 1"),
-        (["tune_generations=2", "preset=house", "rules={num_players: 4}", "tune_pair_positions=10"], "without one"),
-        (["ray_workers=-1"], "'ray_workers': must be 0"),
-        (["ray_workers=3"], "'ray_workers': must divide num_envs"),
-        (["ray_address=nonsense"], "'ray_address': a Ray address is HOST:PORT"),
+        (["league.opponents.genius=1"], "unknown agent 'genius'"),
+        (["league.opponents.self=0.5"], "snapshot_every"),
+        (["env.reward_mode=points"], "'env.reward_mode'"),
+        (["network.arch=[0]"], "'network.arch'"),
+        (["tune.generations=-1"], "'tune.generations'"),
+        (["tune.generations=2", "tune.population=3", "tune.elite=4"], "'tune.elite': must not exceed"),
+        (["tune.generations=2", "tune.fitness=elo"], "'tune.fitness': must be win_rate or score_diff"),
+        (["tune.generations=2", "tune.validate_generations=3"], "'tune.validate_generations': must be between 0"),
+        (["tune.generations=2", "tune.pairs=0"], "'tune.pairs': must be at least 1"),
+        (["tune.generations=2", "preset=house", "rules={num_players: 4}", "tune.pair_positions=10"], "without one"),
+        (["ray.workers=-1"], "'ray.workers': must be 0"),
+        (["ray.workers=3"], "'ray.workers': must divide env.num_envs"),
+        (["ray.address=nonsense"], "'ray.address': a Ray address is HOST:PORT"),
         (["total_timesteps"], "key=value"),
+        (["ppo.clip_range=-1"], "'ppo.clip_range': must be positive"),
+        (["ppo.ent_coef=-0.1"], "'ppo.ent_coef': must be 0 or more"),
+        (["env.shaping=.inf"], "'env.shaping'"),
+        (["time_limit_minutes=.nan"], "'time_limit_minutes'"),
+        (["ppo.max_grad_norm=.nan"], "'ppo.max_grad_norm'"),
+        (["network.clip=0.5"], "'network.clip': .*at least 1"),
+        (
+            [
+                "algorithm=dmc",
+                "imitation.decisions=0",
+                "tune.generations=0",
+                "network.advisor=false",
+                "ppo.anchor_coef=0",
+                "env.reward_mode=game",
+            ],
+            "'dmc.horizon': with env.reward_mode game",
+        ),
+        (["eval.every=0"], "'eval.keep_best_vs': selects at each evaluation"),
+        (["eval.pairs=900001"], "'eval.pairs': must be at most 900,000"),
     ],
 )
 def test_bad_configs_name_the_key(overrides, message):
@@ -83,3 +133,13 @@ def test_bad_files(tmp_path):
     bad.write_text("name: [unclosed")
     with pytest.raises(ValueError, match="not valid YAML"):
         load_config(bad)
+
+
+def test_cuda_without_a_gpu_is_refused_in_one_line():
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    with pytest.raises(ValueError, match="'device': cuda: this machine has no CUDA GPU"):
+        load_config(ROOT / "configs" / "quick.yaml", ["device=cuda"])
+    assert load_config(ROOT / "configs" / "quick.yaml", ["device=auto"]).device == "auto"

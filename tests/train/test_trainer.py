@@ -14,27 +14,29 @@ from nbclient import NotebookClient
 
 from agents import make_agent
 from train.config import load_config
-from train.ppo import train
+from train.loop import train
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = [
     "name=tiny",
-    "num_envs=16",
-    "n_steps=16",
-    "batch_size=128",
-    "n_epochs=1",
-    "net_arch=[32]",
-    "eval_every=256",
-    "eval_pairs=2",
-    "final_eval_pairs=2",
-    "eval_opponents=[random, greedy]",
+    "env.num_envs=16",
+    "ppo.n_steps=16",
+    "ppo.batch_size=128",
+    "ppo.n_epochs=1",
+    "network.arch=[32]",
+    "eval.every=256",
+    "eval.pairs=2",
+    "eval.final_pairs=2",
+    "eval.opponents=[random, greedy]",
     "checkpoint_every=256",
-    "snapshot_every=256",
-    "opponents={random: 0.5, greedy: 0.5, self: 0.5}",
-    "imitation_decisions=2000",
-    "value_warmup_rollouts=1",
-    "keep_best_vs=greedy",
-    "tune_generations=0",
+    "league.snapshot_every=256",
+    "league.opponents={random: 0.5, greedy: 0.5, self: 0.5}",
+    "imitation.decisions=2000",
+    "ppo.value_warmup_rollouts=1",
+    "eval.keep_best_vs=greedy",
+    "tune.generations=0",
+    "eval.select_pairs=2",
+    "network.scaling_positions=500",
 ]
 
 
@@ -55,7 +57,7 @@ def test_a_run_writes_logs_checkpoints_and_a_final_evaluation(tiny_run):
     assert [r["vs"] for r in summary["final"]] == ["random", "greedy"]
     assert len(summary["evals"]) >= 1 and summary["timing_shares"]["update"] > 0  # PPO updated the policy
     assert summary["evals"][0]["step"] == 0  # the warm start is evaluated before any reinforcement
-    assert summary["warm_start"]["decisions"] >= 2000
+    assert summary["warm_start"]["imitation"]["decisions"] >= 2000
     assert set(summary["timing_shares"]) == {"simulation", "opponents", "inference", "update"}
     assert abs(sum(summary["timing_shares"].values()) - 1) < 1e-6
 
@@ -68,6 +70,45 @@ def test_resume_continues_the_run(tiny_run):
     assert summary["evals"][: len(before["evals"])] == before["evals"]  # history kept as it was
     assert len(summary["evals"]) > len(before["evals"])  # and extended
     assert [e["step"] for e in summary["evals"]] == sorted(e["step"] for e in summary["evals"])
+
+
+def test_a_resumed_run_deals_new_games(tmp_path, monkeypatch):
+    """The games in progress are not saved: each resumed segment deals from past every deal the
+    run dealt before, its own starting games included (fails when a segment starts from the
+    run's first deal, or counts only the first segment's starting games)."""
+    from train import loop
+
+    first_deals: list[int] = []
+
+    class Recording(loop.RolloutCollector):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            first_deals.append(kwargs["seed"])
+
+    monkeypatch.setattr(loop, "RolloutCollector", Recording)
+    steps = []
+    for total in (256, 512, 768):
+        config = load_config(
+            ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={tmp_path}", f"total_timesteps={total}"]
+        )
+        steps.append(train(config, resume=total > 256)["num_timesteps"])
+    assert first_deals[0] == loop.training_seed(config, 0)
+    # each segment dealt its 16 games, then at most one per 10 of its learner decisions
+    assert first_deals[1] >= first_deals[0] + 16 + steps[0] // 10
+    assert first_deals[2] >= first_deals[1] + 16 + (steps[1] - steps[0]) // 10
+
+
+def test_a_moved_run_folder_resumes_with_its_own_snapshots(tmp_path):
+    """The league's snapshots are named within the checkpoint (fails when state.json holds the
+    paths where they were first written, which a moved run no longer has)."""
+    import shutil
+
+    first = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={tmp_path / 'a'}", "total_timesteps=512"])
+    train(first)
+    assert json.loads((first.path / "checkpoint" / "state.json").read_text())["snapshots"]  # there are some
+    shutil.move(tmp_path / "a", tmp_path / "b")
+    moved = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={tmp_path / 'b'}", "total_timesteps=768"])
+    assert train(moved, resume=True)["num_timesteps"] >= 768
 
 
 def test_a_checkpoint_from_before_0_4_resumes_and_a_foreign_one_is_one_line(tiny_run, tmp_path):
@@ -85,9 +126,9 @@ def test_a_checkpoint_from_before_0_4_resumes_and_a_foreign_one_is_one_line(tiny
     path = run_dir / config.name / "checkpoint" / "trainer.pt"
     checkpoint = torch.load(path, weights_only=False)
     old_order = [NAMES.index(n) for n in NAMES_BEFORE_0_4]
-    for key in ("policy", "anchor"):
-        if checkpoint.get(key) is not None:
-            checkpoint[key]["advisor_params"] = checkpoint[key]["advisor_params"][old_order]
+    for state in (checkpoint["policy"], checkpoint["algorithm"]["anchor"]):
+        if state is not None:
+            state["advisor_params"] = state["advisor_params"][old_order]
     del checkpoint["advisor_param_names"]
     torch.save(checkpoint, path)
     longer = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", "total_timesteps=1024"])
@@ -139,12 +180,12 @@ def test_house_trains_in_teams(tmp_path):
         "name=house",
         "preset=house",
         "rules={num_players: 4, num_deals: 1}",
-        "eval_every=0",
-        "final_eval_pairs=1",
-        "eval_opponents=[random]",
-        "keep_best_vs=random",
-        "opponents={random: 1.0}",
-        "snapshot_every=0",
+        "eval.every=0",
+        "eval.final_pairs=1",
+        "eval.opponents=[random]",
+        "eval.keep_best_vs=",
+        "league.opponents={random: 1.0}",
+        "league.snapshot_every=0",
     ]
     config = load_config(ROOT / "configs" / "quick.yaml", overrides)
     train(config)
@@ -156,15 +197,15 @@ def test_resume_records_changed_settings_and_refuses_fixed_ones(tiny_run):
     config, run_dir = tiny_run
     changed = load_config(
         ROOT / "configs" / "quick.yaml",
-        TINY + [f"run_dir={run_dir}", "total_timesteps=1536", "learning_rate=0.001", "ent_coef=0.02"],
+        TINY + [f"run_dir={run_dir}", "total_timesteps=1536", "ppo.learning_rate=0.001", "ppo.ent_coef=0.02"],
     )
     train(changed, resume=True)
     used = json.loads((config.path / "config.json").read_text())
-    assert used["learning_rate"] == 0.001 and used["ent_coef"] == 0.02  # what was really used
+    assert used["ppo"]["learning_rate"] == 0.001 and used["ppo"]["ent_coef"] == 0.02  # what was really used
     segments = json.loads((config.path / "segments.json").read_text())
-    assert segments[-1]["changes"]["learning_rate"] == [0.0001, 0.001]
+    assert segments[-1]["changes"]["ppo.learning_rate"] == [0.0001, 0.001]
     assert not list(config.path.rglob("*.tmp"))  # every file written whole
-    for fixed in ("net_arch=[64]", "n_steps=32", "num_envs=8", "preset=classic"):
+    for fixed in ("network.arch=[64]", "env.reward_mode=game", "env.num_envs=8", "preset=classic"):
         other = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", fixed])
         with pytest.raises(ValueError, match=f"cannot resume .* with other {fixed.split('=')[0]}"):
             train(other, resume=True)
@@ -191,13 +232,13 @@ def test_ctrl_c_saves_a_checkpoint_and_says_how_to_resume(tmp_path):
     import time
 
     args = [sys.executable, "-m", "handfoot_lab.cli", "train", "--config", str(ROOT / "configs" / "quick.yaml")]
-    for item in TINY + [f"run_dir={tmp_path}", "total_timesteps=100000000", "eval_every=0"]:
+    for item in TINY + [f"run_dir={tmp_path}", "total_timesteps=100000000", "eval.every=0", "eval.keep_best_vs="]:
         args += ["--set", item]
     proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
-    for line in proc.stderr:
-        if "TensorBoard logs" in line:
+    for line in proc.stderr:  # the progress bar: the warm start is done, training goes on
+        if line.startswith("tiny:") or "\rtiny:" in line:
             break
-    time.sleep(3)
+    time.sleep(2)
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
@@ -211,22 +252,22 @@ def test_the_anchor_holds_fine_tuning_near_the_warm_start(tmp_path):
     """anchor_coef: the KL term to the frozen warm-start policy keeps PPO's updates near it."""
     import torch
 
-    from agents.policy import Policy, features
     from handfoot_env.baselines import make_baseline
     from handfoot_env.seated import SeatedGames
+    from train.loop import make_policy
 
     def finish(coef: float):
         overrides = TINY + [
             f"run_dir={tmp_path}",
             f"name=anchor{coef:g}",
             "total_timesteps=3072",
-            f"anchor_coef={coef}",
-            "learning_rate=0.01",
-            "eval_every=0",
-            "final_eval_pairs=1",
-            "snapshot_every=0",
-            "keep_best_vs=",
-            "opponents={greedy: 1.0}",
+            f"ppo.anchor_coef={coef}",
+            "ppo.learning_rate=0.01",
+            "eval.every=0",
+            "eval.final_pairs=1",
+            "league.snapshot_every=0",
+            "eval.keep_best_vs=",
+            "league.opponents={greedy: 1.0}",
         ]
         config = load_config(ROOT / "configs" / "quick.yaml", overrides)
         train(config)
@@ -234,19 +275,19 @@ def test_the_anchor_holds_fine_tuning_near_the_warm_start(tmp_path):
 
     config, anchored = finish(50.0)
     _, free = finish(0.0)
-    assert free["anchor"] is None and anchored["anchor"] is not None
+    assert free["algorithm"]["anchor"] is None and anchored["algorithm"]["anchor"] is not None
     rules = config.make_rules()
     games = SeatedGames(rules, 256, [make_baseline("greedy", rules=rules)], seed=7)
     masks = torch.as_tensor(games.action_masks())
-    x = torch.as_tensor(features(games.observe(), games.action_masks(), rules, True))
+    policy = make_policy(config, rules)
+    x = torch.as_tensor(policy.inputs(games.observe(), games.action_masks(), rules))
 
     def log_probs(state_dict) -> torch.Tensor:
-        policy = Policy(tuple(config.net_arch), advisor=True)
         policy.load_state_dict(state_dict)
         with torch.no_grad():
-            return torch.log_softmax(policy(x, masks)[0], -1)
+            return torch.log_softmax(policy.logits(x, masks), -1)
 
-    start = log_probs(anchored["anchor"])
+    start = log_probs(anchored["algorithm"]["anchor"])
 
     def kl_from_start(state_dict) -> float:
         return float(torch.where(masks, start.exp() * (start - log_probs(state_dict)), 0.0).sum(-1).mean())
@@ -264,10 +305,10 @@ def test_a_run_can_tune_its_teacher_and_advisor_first(tmp_path):
         f"run_dir={tmp_path}",
         "name=tuned",
         "total_timesteps=256",
-        "tune_generations=1",
-        "tune_population=3",
-        "tune_elite=1",
-        "tune_pairs=2",
+        "tune.generations=1",
+        "tune.population=3",
+        "tune.elite=1",
+        "tune.pairs=2",
         "seed=5",
     ]
     summary = train(load_config(ROOT / "configs" / "quick.yaml", overrides))
@@ -275,5 +316,74 @@ def test_a_run_can_tune_its_teacher_and_advisor_first(tmp_path):
     tuned = load_params(run / "tuned.json")
     model, _, _ = Policy.load(run / "model.pt")
     assert np.array_equal(model.advisor_params.numpy(), tuned)
-    assert summary["tuned"]["final"]["vs"] == "heuristic" and summary["tuned"]["final"]["games"] == 4
+    tuned_summary = summary["warm_start"]["tuned"]
+    assert tuned_summary["final"]["vs"] == "heuristic" and tuned_summary["final"]["games"] == 4
     assert "tuning" in summary["timing"]
+
+
+def test_a_second_algorithm_runs_through_the_same_loop(tmp_path):
+    """Deep Monte-Carlo (algorithm: dmc) behind the same config, league, evaluations,
+    checkpoints, resume and model file as PPO."""
+    overrides = [
+        f"run_dir={tmp_path}",
+        "name=dmc",
+        "total_timesteps=1024",
+        "env.num_envs=16",
+        "dmc.n_steps=32",
+        "dmc.batch_size=128",
+        "dmc.horizon=deal",
+        "network.arch=[32]",
+        "network.scaling_positions=500",
+        "env.win_prob_games=200",
+        "eval.every=512",
+        "eval.pairs=2",
+        "eval.select_pairs=2",
+        "eval.final_pairs=2",
+        "eval.opponents=[random, greedy]",
+        "eval.keep_best_vs=greedy",
+        "league.snapshot_every=512",
+        "league.opponents={random: 0.5, greedy: 0.5, self: 0.5}",
+        "checkpoint_every=512",
+    ]
+    summary = train(load_config(ROOT / "configs" / "scratch_dmc.yaml", overrides))
+    assert summary["config"]["algorithm"] == "dmc" and summary["num_timesteps"] >= 1024
+    assert [e["step"] for e in summary["evals"]][:2] == [0, 512]
+    agent = make_agent(f"ppo:{tmp_path / 'dmc' / 'model.pt'}")
+    assert agent.policy.shared
+    longer = load_config(ROOT / "configs" / "scratch_dmc.yaml", overrides + ["total_timesteps=2048"])
+    assert train(longer, resume=True)["num_timesteps"] >= 2048
+
+
+def test_a_time_limit_stops_learning_and_still_gives_the_final_table(tmp_path):
+    overrides = TINY + [
+        f"run_dir={tmp_path}",
+        "name=timed",
+        "total_timesteps=100000000",
+        "time_limit_minutes=0.001",
+        "eval.every=0",
+        "eval.keep_best_vs=",
+        "imitation.decisions=0",
+        "league.snapshot_every=0",
+        "league.opponents={random: 1.0}",
+    ]
+    summary = train(load_config(ROOT / "configs" / "quick.yaml", overrides))
+    assert summary["stopped_by_time"] and not summary["interrupted"]
+    assert 0 < summary["num_timesteps"] < 100000000 and summary["final"][0]["games"] == 4
+
+
+def test_a_run_from_before_a_setting_existed_resumes_with_its_default(tiny_run, tmp_path):
+    """config.json written before a setting was added (here network.mask_input, time_limit_minutes)
+    resumes: the run had the default then."""
+    import shutil
+
+    config, _ = tiny_run
+    run_dir = tmp_path / "runs"
+    shutil.copytree(config.path, run_dir / config.name)
+    saved = json.loads((run_dir / config.name / "config.json").read_text())
+    del saved["network"]["mask_input"], saved["time_limit_minutes"]
+    (run_dir / config.name / "config.json").write_text(json.dumps(saved))
+    longer = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", "total_timesteps=1024"])
+    assert train(longer, resume=True)["num_timesteps"] >= 1024
+    changed = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", "network.mask_input=true"])
+    with pytest.raises(ValueError, match="with other network.mask_input"):
+        train(changed, resume=True)

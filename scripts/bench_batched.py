@@ -1,0 +1,204 @@
+"""The batched envs against the raw engine, side by side in one run: random masked play at N games,
+the observations and the legal masks handed to the player every step.
+
+    python scripts/bench_batched.py                       # 1,024 partnership games, 3 s a row, 3 rounds
+    python scripts/bench_batched.py --num-envs 256 --seconds 2 --rounds 5 --threads 2
+
+Rows (each in a fresh process, the rounds interleaved so that a changing load hits every row alike):
+
+* ``engine``: ``VectorEngine`` — legal masks, the mover's observations, a random legal action, a step;
+  every step is one decision in each game (the issue's "raw engine steps/s").
+* ``gym-vector``: ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`` against the
+  random opponent, the learner's random legal action from ``infos["action_mask"]``; a step is one
+  learner decision per game and carries the opponents' moves (``gym-vector-same-step``: SAME_STEP).
+* ``torchrl``: ``HandFootTorchRLEnv`` through ``step_and_maybe_reset`` (TorchRL's rollout step), every
+  agent's view every step; ``torchrl-mover``: ``observe="mover"``.  Every seat is a learner, so a step
+  is one learner decision per game.
+
+Prints one JSON row per row and round, then a table of the medians with each row's share of the
+engine's steps/s.  ``--threads`` sets numba's and torch's threads in every row (1 is fastest on a
+busy 2-core machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROWS = ("engine", "gym-vector", "gym-vector-same-step", "torchrl", "torchrl-mover")
+PRESET = "partnership"
+
+
+def timed(step, seconds: float, per_step: int) -> float:
+    """Steps/s of ``step()`` over ``seconds`` (after a short warm-up)."""
+    for _ in range(5):
+        step()
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        step()
+        steps += per_step
+    return steps / (time.perf_counter() - start)
+
+
+def legal_random(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A random legal action per row; action 0 in a row without one (a game that just ended)."""
+    from handfoot_env.vector.sampling import random_legal_actions
+
+    masks = masks.astype(bool, copy=False)
+    empty = ~masks.any(axis=1)
+    if empty.any():
+        masks = masks.copy()
+        masks[empty, 0] = True
+    return random_legal_actions(masks, rng)
+
+
+def engine_row(n: int, seconds: float) -> dict:
+    from handfoot_env import Rules
+    from handfoot_env.vector import VectorEngine
+
+    engine = VectorEngine(Rules.preset(PRESET), batch_size=n, seed=0)
+    rng = np.random.default_rng(0)
+
+    def step() -> None:
+        masks = engine.legal_mask()
+        engine.observe()
+        engine.step(legal_random(masks, rng))
+
+    return {"steps_per_sec": timed(step, seconds, n)}
+
+
+def gym_row(n: int, seconds: float, mode: str) -> dict:
+    import gymnasium
+
+    import handfoot_env
+
+    envs = gymnasium.make_vec(
+        handfoot_env.GYMNASIUM_ID,
+        num_envs=n,
+        vectorization_mode="vector_entry_point",
+        preset=PRESET,
+        opponent="random",
+        autoreset_mode=mode,
+    )
+    rng = np.random.default_rng(0)
+    state = {"infos": envs.reset(seed=0)[1]}
+    engine = envs.unwrapped.engine
+    calls = {"mask": 0}
+    legal_mask = engine.legal_mask
+
+    def counted_mask():
+        calls["mask"] += 1
+        return legal_mask()
+
+    engine.legal_mask = counted_mask  # how many whole-batch mask computations a learner step takes
+
+    def step() -> None:
+        observations, _, _, _, infos = envs.step(legal_random(state["infos"]["action_mask"], rng))
+        assert observations.shape[0] == n
+        state["infos"] = infos
+
+    rate = timed(step, seconds, n)
+    steps = rate * seconds / n
+    return {"steps_per_sec": rate, "mask_calls_per_step": round(calls["mask"] / max(steps + 5, 1), 2)}
+
+
+def torchrl_row(n: int, seconds: float, observe: str) -> dict:
+    import torch
+
+    from handfoot_env.torchrl_env import HandFootTorchRLEnv
+
+    env = HandFootTorchRLEnv(num_envs=n, preset=PRESET, observe=observe)
+    rng = np.random.default_rng(0)
+    state = {"td": env.reset()}
+
+    def step() -> None:
+        td = state["td"]
+        for group, agents in env.group_map.items():
+            masks = td[group, "action_mask"].reshape(-1, td[group, "action_mask"].shape[-1]).numpy()
+            assert td[group, "observation"].shape[:2] == (n, len(agents))
+            td[group, "action"] = torch.from_numpy(legal_random(masks, rng).reshape(n, len(agents)))
+        _, state["td"] = env.step_and_maybe_reset(td)
+
+    return {"steps_per_sec": timed(step, seconds, n)}
+
+
+def run_row(row: str, n: int, seconds: float, threads: int) -> dict:
+    import numba
+    import torch
+
+    numba.set_num_threads(threads)
+    torch.set_num_threads(threads)
+    if row == "engine":
+        result = engine_row(n, seconds)
+    elif row.startswith("gym-vector"):
+        result = gym_row(n, seconds, "SameStep" if row.endswith("same-step") else "NextStep")
+    else:
+        result = torchrl_row(n, seconds, "mover" if row.endswith("mover") else "all")
+    return {"row": row, "num_envs": n, "threads": threads, **result}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description="The batched envs against the raw engine, side by side.")
+    p.add_argument("--num-envs", type=int, default=1024)
+    p.add_argument("--seconds", type=float, default=3.0)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--rows", default=",".join(ROWS), help=f"comma-separated, from {', '.join(ROWS)}")
+    p.add_argument("--row", help=argparse.SUPPRESS)  # one row, in a child process
+    args = p.parse_args()
+    for name in ("num_envs", "rounds", "threads"):
+        if getattr(args, name) < 1:
+            print(f"bench_batched: --{name.replace('_', '-')} must be a positive integer", file=sys.stderr)
+            return 2
+    if not args.seconds > 0:
+        print("bench_batched: --seconds must be positive", file=sys.stderr)
+        return 2
+    if args.row:
+        print(json.dumps(run_row(args.row, args.num_envs, args.seconds, args.threads)))
+        return 0
+    rows = [r.strip() for r in args.rows.split(",")]
+    unknown = [r for r in rows if r not in ROWS]
+    if unknown:
+        print(f"bench_batched: unknown rows {', '.join(unknown)}; choose from {', '.join(ROWS)}", file=sys.stderr)
+        return 2
+    results: dict[str, list[dict]] = {r: [] for r in rows}
+    for _ in range(args.rounds):
+        for row in rows:
+            command = [sys.executable, str(Path(__file__).resolve()), "--row", row]
+            command += [
+                "--num-envs",
+                str(args.num_envs),
+                "--seconds",
+                str(args.seconds),
+                "--threads",
+                str(args.threads),
+            ]
+            out = subprocess.run(command, capture_output=True, text=True, check=False)
+            if out.returncode != 0:
+                print(f"bench_batched: row {row} failed:\n{out.stderr[-2000:]}", file=sys.stderr)
+                return 1
+            result = json.loads(out.stdout.strip().splitlines()[-1])
+            print(json.dumps(result), flush=True)
+            results[row].append(result)
+    median = {r: statistics.median(x["steps_per_sec"] for x in results[r]) for r in rows}
+    base = median.get("engine")
+    print(
+        f"\n{PRESET}, {args.num_envs} games, {args.threads} thread(s), median of {args.rounds} rounds of {args.seconds} s"
+    )
+    print("| row | learner steps/s (median) | runs | vs engine |\n|---|---|---|---|")
+    for r in rows:
+        runs = ", ".join(f"{x['steps_per_sec']:,.0f}" for x in results[r])
+        share = f"{median[r] / base:.2f}" if base else ""
+        print(f"| {r} | {median[r]:,.0f} | {runs} | {share} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

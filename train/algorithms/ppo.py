@@ -1,0 +1,162 @@
+"""PPO with masked actions (Schulman et al. 2017), as CleanRL's ``ppo.py`` writes it.
+
+Each batch is ``num_envs`` games x ``n_steps`` learner decisions, sampled from the policy
+(``explore``); advantages by GAE (Schulman et al. 2016), bootstrapped from the critic after
+the last step; then ``n_epochs`` passes of the clipped policy loss, the value loss and an
+entropy bonus over shuffled minibatches, advantages normalised per minibatch.  The actor's
+and the critic's gradients are clipped separately.  Options the lab's warm start uses:
+``value_warmup_rollouts`` (the critic learns alone first, so the first policy steps get
+honest advantages) and ``anchor_coef`` (a KL term to the frozen warm-start policy).  With a
+privileged critic the value reads every hand (``Policy.critic_extra``); the actor never does.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+import torch
+
+from agents.policy import Policy
+from train.algorithms.base import clip_each
+from train.config import TrainConfig
+
+
+def explore(policy: Policy, x, masks, extra, generator) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Sample the policy; keep the action's log-probability and the critic's value."""
+    logits, value = policy(x, masks, extra)
+    log_probs = torch.log_softmax(logits, -1).cpu()  # sampled on the CPU: one generator wherever the network runs
+    actions = torch.multinomial(log_probs.exp(), 1, generator=generator).squeeze(-1)
+    return actions.numpy(), {
+        "logprobs": log_probs.gather(1, actions[:, None]).squeeze(1).numpy(),
+        "values": value.cpu().numpy(),
+    }
+
+
+def gae(rewards, values, dones, last_value, gamma: float, lam: float) -> tuple[np.ndarray, np.ndarray]:
+    """(advantages, returns) ``[steps, envs]``; a finished game's next value is 0."""
+    steps = len(rewards)
+    advantages = np.zeros_like(rewards)
+    running = np.zeros_like(last_value)
+    next_value = last_value
+    for t in reversed(range(steps)):
+        alive = 1.0 - dones[t]
+        delta = rewards[t] + gamma * next_value * alive - values[t]
+        running = delta + gamma * lam * alive * running
+        advantages[t] = running
+        next_value = values[t]
+    return advantages, advantages + values
+
+
+class PPO:
+    name = "ppo"
+
+    def __init__(self, config: TrainConfig, policy: Policy):
+        self.config, self.hp = config, config.ppo
+        self.policy = policy
+        self.optimizer = torch.optim.Adam(policy.parameters(), lr=self.hp.learning_rate, eps=1e-5)
+        self.generator = torch.Generator().manual_seed(config.seed)
+        self.anchor: Policy | None = None  # the warm-start policy, frozen (anchor_coef)
+        self.updates = 0
+
+    @property
+    def explore(self):
+        return explore
+
+    def set_anchor(self) -> None:
+        """Freeze the policy as it stands (after the warm start) as the KL anchor."""
+        self.anchor = copy.deepcopy(self.policy).eval()
+        self.anchor.requires_grad_(False)
+
+    # ------------------------------------------------------------------ the update
+    def update(self, batch: dict[str, np.ndarray], step: int) -> dict[str, float]:
+        hp, policy = self.hp, self.policy
+        device = policy.device
+        with torch.no_grad():
+            extra = batch.get("last_extra")
+            _, last_value = policy(
+                torch.as_tensor(batch["last_x"], device=device),
+                torch.as_tensor(batch["last_masks"], device=device),
+                None if extra is None else torch.as_tensor(extra, device=device),
+            )
+        advantages, returns = gae(
+            batch["rewards"], batch["values"], batch["dones"], last_value.cpu().numpy(), hp.gamma, hp.gae_lambda
+        )
+        keys = ["x", "masks", "actions", "logprobs"] + (["extra"] if "extra" in batch else [])
+        flat = {k: torch.as_tensor(batch[k].reshape((-1,) + batch[k].shape[2:]), device=device) for k in keys}
+        flat["advantages"] = torch.as_tensor(advantages.reshape(-1), device=device)
+        flat["returns"] = torch.as_tensor(returns.reshape(-1), device=device)
+        train_actor = self.updates >= hp.value_warmup_rollouts
+        size = len(flat["actions"])
+        stats: dict[str, list[float]] = {
+            k: [] for k in ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")
+        }
+        for _ in range(hp.n_epochs):
+            order = torch.randperm(size, generator=self.generator).to(device)
+            for lo in range(0, size, hp.batch_size):
+                rows = order[lo : lo + hp.batch_size]
+                masks = flat["masks"][rows]
+                logits, value = policy(flat["x"][rows], masks, flat["extra"][rows] if "extra" in flat else None)
+                log_probs = torch.log_softmax(logits, -1)
+                log_ratio = log_probs.gather(1, flat["actions"][rows][:, None]).squeeze(1) - flat["logprobs"][rows]
+                ratio = log_ratio.exp()
+                adv = flat["advantages"][rows]
+                if len(adv) > 1:  # a one-row minibatch has no spread (its std is NaN)
+                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                policy_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - hp.clip_range, 1 + hp.clip_range)).mean()
+                value_loss = 0.5 * (value - flat["returns"][rows]).pow(2).mean()
+                entropy = -(log_probs.exp() * log_probs.masked_fill(~masks, 0.0)).sum(-1).mean()
+                loss = hp.vf_coef * value_loss
+                if train_actor:
+                    loss = loss + policy_loss - hp.ent_coef * entropy
+                    if self.anchor is not None and hp.anchor_coef > 0:
+                        with torch.no_grad():
+                            anchor_log_probs = torch.log_softmax(self.anchor.logits(flat["x"][rows], masks), -1)
+                        anchor_kl = torch.where(masks, anchor_log_probs.exp() * (anchor_log_probs - log_probs), 0.0)
+                        anchor_kl = anchor_kl.sum(-1).mean()
+                        loss = loss + hp.anchor_coef * anchor_kl
+                        stats.setdefault("anchor_kl", []).append(float(anchor_kl.detach()))
+                self.optimizer.zero_grad()
+                loss.backward()
+                clip_each([policy.actor_parameters(), policy.critic_parameters()], hp.max_grad_norm)
+                self.optimizer.step()
+                with torch.no_grad():
+                    stats["policy_loss"].append(float(policy_loss))
+                    stats["value_loss"].append(float(value_loss))
+                    stats["entropy"].append(float(entropy))
+                    stats["approx_kl"].append(float(((ratio - 1) - log_ratio).mean()))
+                    stats["clip_fraction"].append(float(((ratio - 1).abs() > hp.clip_range).float().mean()))
+        self.updates += 1
+        out = {key: float(np.mean(values)) for key, values in stats.items() if values}
+        out["explained_variance"] = float(1 - np.var(returns - batch["values"]) / (np.var(returns) + 1e-8))
+        return out
+
+    # ------------------------------------------------------------------ resume
+    def state_dict(self) -> dict[str, Any]:
+        return {
+            "optimizer": self.optimizer.state_dict(),
+            "anchor": None if self.anchor is None else self.anchor.state_dict(),
+            "updates": self.updates,
+            "generator": self.generator.get_state(),
+        }
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        self.optimizer.load_state_dict(state["optimizer"])
+        for group in self.optimizer.param_groups:
+            group["lr"] = self.hp.learning_rate  # a changed learning rate takes effect on resume
+        if state.get("anchor") is not None:
+            self.set_anchor()
+            assert self.anchor is not None
+            self.anchor.load_state_dict(state["anchor"])
+        elif self.hp.anchor_coef > 0:
+            raise ValueError(
+                "ppo.anchor_coef needs the warm-start policy, which this run did not keep "
+                "(it started with anchor_coef 0): resume it with ppo.anchor_coef=0"
+            )
+        self.updates = state.get("updates", 0)
+        if "generator" in state:
+            self.generator.set_state(state["generator"])
+
+
+__all__ = ["PPO", "explore", "gae"]

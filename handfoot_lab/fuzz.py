@@ -363,8 +363,8 @@ def fuzz_reference(rules: Rules, policy: str, games: int, seed: int = 0, progres
                 check_position(game, mask)
                 report.positions += 1
                 count_position_corners(game, mask, corners)
-                movers = np.array([game.current])
-                action = int(seats.act(observe(game, game.current)[None], mask[None], movers, np.array([0]))[0])
+                movers = np.array([game.mover])  # the asked partner while a permission question stands
+                action = int(seats.act(observe(game, game.mover)[None], mask[None], movers, np.array([0]))[0])
                 before = _Before.of(game)
                 game.step(action)
                 count_corners(game, before, action, corners)
@@ -462,7 +462,7 @@ VARIATION_CONFIGS: tuple[tuple[str, dict], ...] = (
     ("partnership", dict(wild_books=True, wild_book_to_go_out=True)),
     ("partnership", dict(permission_to_go_out=True)),
     ("partnership", dict(partner_foot_first=True)),
-    ("classic", dict(num_players=3, black_three_books=True)),
+    ("partnership", dict(black_three_books=True)),  # a team's shared group of 10 black threes
     ("partnership", dict(sevens_book_to_go_out="any")),
     ("classic", dict(take_onto_table=True)),
     ("partnership", dict(take_with_natural_and_wild=True, wild_freezes_pile=True)),

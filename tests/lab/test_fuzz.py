@@ -11,9 +11,29 @@ import numpy as np
 import pytest
 
 from handfoot_env.rules import Rules
-from handfoot_lab.fuzz import CORNERS, EagerAgent, fuzz_reference, fuzz_vector
+from handfoot_lab.fuzz import (
+    CORNERS,
+    VARIATION_CONFIGS,
+    EagerAgent,
+    default_configs,
+    fuzz_reference,
+    fuzz_vector,
+    preset_configs,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
+# The variations the presets leave out (docs/rules.md "Variations"; issue 29), besides six players.
+VARIATION_FIELDS = (
+    "wild_books",
+    "wild_book_to_go_out",
+    "permission_to_go_out",
+    "partner_foot_first",
+    "black_three_books",
+    "sevens_book_to_go_out",
+    "take_onto_table",
+    "take_with_natural_and_wild",
+    "wild_freezes_pile",
+)
 
 
 def test_eager_melds_before_anything_else_and_draws_rather_than_takes():
@@ -24,6 +44,21 @@ def test_eager_melds_before_anything_else_and_draws_rather_than_takes():
     masks[2, [70, 71]] = True
     actions = agent.act(None, masks)
     assert actions[0] == 5 and actions[1] == 0 and actions[2] in (70, 71)
+
+
+def test_every_variation_is_fuzzed():
+    """Each rules field the presets leave at its default is changed by some fuzz configuration."""
+    preset_fields = {(f, repr(v)) for r in preset_configs() for f, v in r.to_dict().items()}
+    varied = {f for r in default_configs() for f, v in r.to_dict().items() if (f, repr(v)) not in preset_fields}
+    for name in VARIATION_FIELDS:
+        assert name in varied, name
+    assert any(r.partnerships and r.num_players == 6 for r in default_configs())  # three teams of two
+
+
+@pytest.mark.parametrize("name,overrides", VARIATION_CONFIGS[:-1])
+def test_reference_fuzz_of_each_variation_finds_no_failure(name, overrides):
+    report = fuzz_reference(Rules.preset(name, **overrides), "mixed", games=1, seed=29)
+    assert report.ok and report.games == 1, report.failures
 
 
 def test_reference_fuzz_counts_corners_and_finds_no_failure():

@@ -17,7 +17,7 @@ def add_rules_args(p: argparse.ArgumentParser, preset_default: str | None = "cla
         "--players",
         type=int,
         default=None,
-        help="number of players (classic: 2-6; partnership: 4; house: 2, or 4 in two teams)",
+        help="number of players (classic: 2-6; partnership: 4, or 6 in three teams; house: 2, or 4 in two teams)",
     )
     p.add_argument(
         "--deals",

@@ -6,7 +6,8 @@ prepare_kernels()  # before numba loads: the kernels' cache follows their source
 
 from handfoot_env.rules import Rules
 
-__version__ = "0.4.0"  # the heuristic learned keep_wilds in 0.4.0 (the observation grew seat_known in 0.3.0)
+# 0.5.0: the variations (layout version 2); 0.4.0: keep_wilds; 0.3.0: the observation grew seat_known
+__version__ = "0.5.0"
 __all__ = ["GYMNASIUM_ID", "Rules", "__version__", "env", "raw_env"]
 
 # gymnasium.make(GYMNASIUM_ID, preset="partnership", opponent="heuristic"): one game;

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from handfoot_env.actions import NUM_ACTIONS
 from handfoot_env.rules import Rules
 from handfoot_lab.fuzz import (
     CORNERS,
@@ -38,7 +39,7 @@ VARIATION_FIELDS = (
 
 def test_eager_melds_before_anything_else_and_draws_rather_than_takes():
     agent = EagerAgent(0)
-    masks = np.zeros((3, 173), dtype=bool)
+    masks = np.zeros((3, NUM_ACTIONS), dtype=bool)
     masks[0, [0, 1, 5, 70]] = True  # draw, take, a meld, a discard
     masks[1, [0, 1]] = True
     masks[2, [70, 71]] = True

@@ -114,7 +114,7 @@ def view_of_vector(engine, b: int = 0, seat: int | None = None) -> TableView:
 
     rules = engine.rules
     s = engine.states[b]
-    seat = int(s["current"]) if seat is None else seat
+    seat = int(engine.current_player[b]) if seat is None else seat  # the asked partner while a question stands
     sides = []
     for owner in range(rules.num_owners):
         unfinished = [

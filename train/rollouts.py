@@ -52,7 +52,7 @@ class RolloutEvaluator:
             engine = self.engine
             engine.states[:m] = source.states[src]
             engine.packs[:m] = source.packs[src]
-            movers = engine.states["current"][:m].astype(np.int64)
+            movers = engine.current_player[:m].astype(np.int64)  # the asked partner while a question stands
             sides = self.owners[movers]
             # The same redeal for every candidate of a decision (common random numbers).
             determinize_kernel(

@@ -324,7 +324,7 @@ def test_the_page_and_its_files_are_served(client):
     assert page.status_code == 200 and 'id="hand"' in page.text
     assert client.get("/static/app.js").status_code == 200
     options = client.get("/api/options").json()
-    assert options["presets"]["partnership"]["players"] == [4] and "heuristic" in options["agents"]
+    assert options["presets"]["partnership"]["players"] == [4, 6] and "heuristic" in options["agents"]
 
 
 def test_handfoot_serve_prints_its_address_and_serves(tmp_path):

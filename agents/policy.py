@@ -43,7 +43,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from handfoot_env.actions import DISCARD_SUITED, NUM_ACTIONS
+from handfoot_env.actions import DISCARD_SUITED, NUM_ACTIONS, NUM_ACTIONS_BY_VERSION, TAKE_ONTO_TABLE
 from handfoot_env.baselines.compiled import heuristic_actions
 from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS, NAMES, params_from_names
 from handfoot_env.cards import NUM_KINDS
@@ -139,8 +139,12 @@ def compact_columns(rules: Rules) -> np.ndarray:
 
 def rule_actions(rules: Rules) -> np.ndarray:
     """The actions these rules can ever allow (the house actions only where runs or books of
-    2s are played): the legal-action inputs a network reads (``mask_actions``)."""
-    return np.arange(NUM_ACTIONS if (rules.runs or rules.books_of_twos) else DISCARD_SUITED)
+    2s are played, the variations' actions of layout version 2 only where a variation is
+    played): the legal-action inputs a network reads (``mask_actions``)."""
+    first = np.arange(NUM_ACTIONS_BY_VERSION[1] if (rules.runs or rules.books_of_twos) else DISCARD_SUITED)
+    if not rules.plays_variations:
+        return first
+    return np.concatenate([first, np.arange(TAKE_ONTO_TABLE, NUM_ACTIONS)])
 
 
 def features(

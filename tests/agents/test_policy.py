@@ -238,3 +238,14 @@ def test_a_model_from_a_smaller_action_layout_is_padded_and_chooses_as_before(tm
     torch.save(data, path)
     with pytest.raises(ValueError, match="from a newer one"):
         Policy.load(path)
+
+
+def test_the_legal_action_inputs_are_those_the_rules_can_allow():
+    """The presets read the actions they read before layout version 2; a variation adds the
+    actions appended for it (173-186), so that a network learning from scratch sees them."""
+    from handfoot_env import actions as A
+
+    assert rule_actions(Rules.preset("partnership")).tolist() == list(range(A.DISCARD_SUITED))
+    assert rule_actions(Rules.preset("house")).tolist() == list(range(173))
+    varied = rule_actions(Rules.preset("partnership", permission_to_go_out=True)).tolist()
+    assert varied == list(range(A.DISCARD_SUITED)) + list(range(173, A.NUM_ACTIONS))

@@ -482,10 +482,21 @@ class PlaySession:
 
 
 def run_play(
-    preset: str, opponents: str, partner: str | None, hint: str, seed: int | None, coach: bool, num_players=None
+    preset: str,
+    opponents: str,
+    partner: str | None,
+    hint: str,
+    seed: int | None,
+    coach: bool,
+    num_players=None,
+    overrides: dict | None = None,
 ) -> int:
-    """``handfoot play``: a game in the terminal (``seed`` None: an unpredictable one)."""
-    rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
+    """``handfoot play``: a game in the terminal (``seed`` None: an unpredictable one); ``overrides``
+    are rules fields (``--rule``)."""
+    fields = dict(overrides or {})
+    if num_players is not None:
+        fields["num_players"] = num_players
+    rules = Rules.preset(preset, **fields)
     if partner is not None and not rules.partnerships:
         raise ValueError(f"--partner: {preset} with {rules.num_players} players has no partners")
     session = PlaySession(rules, seed, opponents, partner or "heuristic", hint, coach)

@@ -42,6 +42,7 @@ BAD_INPUTS = [
     (["rules", "--rule", "colour=red"], "unknown rules field 'colour'"),
     (["rules", "--rule", "wild_books=maybe"], "must be true or false"),
     (["fuzz", "--preset", "classic", "--rule", "permission_to_go_out=true"], "needs partnerships=True"),
+    (["play", "--preset", "classic", "--rule", "permission_to_go_out=true"], "needs partnerships=True"),
     (["eval", "--round-robin", "random,greedy", "--records", "{tmp}/r"], "--records saves the games of one match"),
     (["serve", "--host", "203.0.113.9"], "cannot listen on 203.0.113.9"),
     (QUICK + ["--set", "network.arch=[64"], "--set network.arch: the value '[64' is not valid YAML"),

@@ -51,8 +51,8 @@ from handfoot_env.rules import Rules
 from handfoot_env.spaces import observation_box
 from handfoot_env.vector import VectorEngine
 
-# The scripted baselines that decide from the legal mask alone: the opponents' loop computes the
-# (whole batch's) observations only when an opponent to move reads them.
+# The scripted baselines that decide from the legal mask alone: the opponents' loop computes
+# observations only when an opponent to move reads them.
 MASK_ONLY_BASELINES = ("random", "greedy")
 
 
@@ -290,23 +290,32 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
     def _play_opponents(self, rewards: np.ndarray) -> np.ndarray:
         """The opponents move, all games at once, until the learner is to move in every game that
         goes on; their moves' rewards for the learner's side add to ``rewards``.  Returns the legal
-        masks then (the engine's buffer: copy to keep)."""
+        masks then (the engine's buffer: copy to keep).
+
+        Each opponent move looks only at the games where an opponent is to move (their masks, and
+        their observations if an opponent reads them): a learner step takes up to ~9 opponent
+        moves in some game, most games far fewer."""
         engine = self.engine
         while True:
-            masks = engine.legal_mask()
             to_move = (self._seat_sides[engine.current_player] != self.learner_side) & ~engine.is_over
             to_move &= ~self._ended_by_illegal
-            if not to_move.any():
-                return masks
-            actions = np.zeros(self.num_envs, dtype=np.int64)
+            movers = np.flatnonzero(to_move)
+            if not len(movers):
+                return engine.legal_mask()
+            masks = engine.legal_mask(rows=movers)
             observations: np.ndarray | None = None
-            for k in np.unique(self.opponent_index[to_move]):
-                rows = np.flatnonzero(to_move & (self.opponent_index == k))
+            actions = np.zeros(self.num_envs, dtype=np.int64)
+            if len(self.opponents) == 1:
+                groups = [(0, slice(None))]  # one opponent: every mover
+            else:
+                their_opponents = self.opponent_index[movers]
+                groups = [(k, their_opponents == k) for k in np.unique(their_opponents)]
+            for k, picked in groups:
                 seen = None
                 if self._reads_observations[k]:
-                    observations = engine.observe() if observations is None else observations
-                    seen = observations[rows]
-                actions[rows] = self.opponents[k].act(seen, masks[rows])
+                    observations = engine.observe(rows=movers) if observations is None else observations
+                    seen = observations[picked]
+                actions[movers[picked]] = self.opponents[k].act(seen, masks[picked])
             outcome = engine.step(actions, active=to_move)
             if outcome.deal_over.any():
                 rewards += self._learner_rewards(outcome)

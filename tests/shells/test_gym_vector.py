@@ -137,6 +137,29 @@ def test_an_opponent_pool_seats_every_agent():
     assert set(envs.unwrapped.opponent_index.tolist()) == {0, 1}
 
 
+def test_each_game_of_an_opponent_pool_plays_as_against_its_opponent_alone():
+    """The pool's opponents move only in their own games, each seeing its own games' masks and
+    observations: game b against the pool is game b of the env seated with b's opponent alone."""
+    pool = ("greedy", "heuristic")
+    n = 24
+    envs = {name: make_vec(n, opponent=name, illegal_action="skip") for name in pool}
+    mixed = make_vec(n, opponent=list(pool))
+    obs, info = mixed.reset(seed=5)
+    alone = {name: env.reset(seed=5)[0] for name, env in envs.items()}
+    seated = np.array(pool)[mixed.unwrapped.opponent_index]
+    assert len(set(seated)) == 2
+    first_game = np.ones(n, dtype=bool)
+    rng = np.random.default_rng(1)
+    while first_game.any():
+        for name in pool:
+            rows = np.flatnonzero(first_game & (seated == name))
+            assert np.array_equal(obs[rows], alone[name][rows]), name
+        actions = pick(info["action_mask"], rng)
+        obs, _, terminated, _, info = mixed.step(actions)
+        alone = {name: env.step(actions)[0] for name, env in envs.items()}
+        first_game &= ~terminated
+
+
 def test_gymnasium_vector_wrappers_record_and_normalize():
     envs = make_vec(8, rules=ONE_DEAL["classic"], opponent="greedy")
     recorded = vector_wrappers.RecordEpisodeStatistics(envs)

@@ -91,6 +91,37 @@ def test_parallel_and_serial_kernels_agree():
     assert all(small[i].states.tobytes() == big.states[i : i + 1].tobytes() for i in range(300))
 
 
+@pytest.mark.parametrize("batch_size", [7, 300])  # the serial and the parallel row kernels
+def test_masks_and_observations_of_some_rows_are_those_rows_of_the_whole_batch(batch_size):
+    engine = VectorEngine(Rules.preset("house", num_players=4), batch_size=batch_size, seed=0)
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        engine.step(random_actions(engine.legal_mask(), rng))
+        rows = np.flatnonzero(rng.random(batch_size) < 0.9)[::-1].copy()  # any order, some games left out
+        seats = rng.integers(-1, 4, size=len(rows))
+        assert np.array_equal(engine.legal_mask(rows=rows), engine.legal_mask()[rows])
+        assert np.array_equal(engine.observe(rows=rows), engine.observe()[rows])
+        whole = np.full(batch_size, -1)
+        whole[rows] = seats
+        assert np.array_equal(engine.observe(seats, rows=rows), engine.observe(whole)[rows])
+    assert engine.legal_mask(rows=np.array([], dtype=np.int64)).shape == (0, A.NUM_ACTIONS)
+
+
+@pytest.mark.parametrize(
+    "rows,seats",
+    [([-1], None), ([7], None), ([[0, 1]], None), ([0.5], None), (list(range(8)), None), ([0, 1], [0]), ([0], [4])],
+)
+def test_bad_rows_or_seats_are_one_clear_error(rows, seats):
+    engine = VectorEngine(Rules.preset("partnership"), batch_size=7, seed=0)
+    with pytest.raises(ValueError, match="rows must|seats must"):
+        engine.legal_mask(rows=np.array(rows)) if seats is None else engine.observe(
+            np.array(seats), rows=np.array(rows)
+        )
+    if seats is None:
+        with pytest.raises(ValueError, match="rows must"):
+            engine.observe(rows=np.array(rows))
+
+
 def _held_cards(seat, part: str, suited: bool) -> list[int]:
     """Card ids in a seat's hand or foot (suited naturals when runs are played)."""
     counts, suits = getattr(seat, part), getattr(seat, f"{part}_suits")

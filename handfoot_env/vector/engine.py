@@ -150,26 +150,32 @@ class VectorEngine:
             self._mask_kernel(self.states, self.kernel_rules, self._masks)
             return self._masks
         rows = self._check_rows(rows)
-        out = self._row_masks[: len(rows)]
+        out = self._row_buffer("_row_masks", len(rows))
         kernel = batch.mask_rows_kernel_parallel if len(rows) >= PARALLEL_FROM else batch.mask_rows_kernel_serial
         kernel(self.states, self.kernel_rules, rows, out)
         return out
 
-    def observe(self, seats: np.ndarray | None = None, rows: np.ndarray | None = None) -> np.ndarray:
+    def observe(
+        self, seats: np.ndarray | None = None, rows: np.ndarray | None = None, out: np.ndarray | None = None
+    ) -> np.ndarray:
         """``[B, OBS_SIZE]`` float32: the view of the player to move (or of ``seats[b]``).
 
-        ``rows`` (game indices) observes only those games: ``[len(rows), OBS_SIZE]``, row ``i`` the
-        view in game ``rows[i]`` of its mover (or of ``seats[i]``; a view of another buffer, rewritten
-        by the next such call)."""
+        ``rows`` (game indices, repeats allowed) observes only those games: ``[len(rows), OBS_SIZE]``,
+        row ``i`` the view in game ``rows[i]`` of its mover (or of ``seats[i]``), written into ``out``
+        (a C-contiguous float32 array of that shape) or else into a view of another buffer, rewritten
+        by the next such call."""
         if rows is None:
             seats = self._movers if seats is None else np.asarray(seats, dtype=np.int64)
             self._observe_kernel(self.states, self.kernel_rules, seats, self._obs)
             return self._obs
         rows = self._check_rows(rows)
-        seats = self._movers[: len(rows)] if seats is None else np.asarray(seats, dtype=np.int64)
+        seats = np.full(len(rows), -1, dtype=np.int64) if seats is None else np.asarray(seats, dtype=np.int64)
         if seats.shape != rows.shape or ((seats < -1) | (seats >= self.rules.num_players)).any():
             raise ValueError(f"seats must give one seat (or -1) per row ({len(rows)}), got {seats!r}")
-        out = self._row_obs[: len(rows)]
+        if out is None:
+            out = self._row_buffer("_row_obs", len(rows))
+        elif out.shape != (len(rows), OBS_SIZE) or out.dtype != np.float32 or not out.flags.c_contiguous:
+            raise ValueError(f"out must be a C-contiguous float32 array of shape ({len(rows)}, {OBS_SIZE})")
         kernel = batch.observe_rows_kernel_parallel if len(rows) >= PARALLEL_FROM else batch.observe_rows_kernel_serial
         kernel(self.states, self.kernel_rules, rows, seats, out)
         return out
@@ -178,14 +184,20 @@ class VectorEngine:
         """``rows`` as int64 game indices, each checked to be a game of this engine (the kernels
         do not check bounds)."""
         rows = np.asarray(rows)
-        if rows.ndim != 1 or (rows.dtype.kind not in "iu" and len(rows)) or len(rows) > self.batch_size:
-            raise ValueError(
-                f"rows must be a 1-D array of at most {self.batch_size} game indices, got shape {rows.shape} {rows.dtype}"
-            )
+        if rows.ndim != 1 or (rows.dtype.kind not in "iu" and len(rows)):
+            raise ValueError(f"rows must be a 1-D array of game indices, got shape {rows.shape} {rows.dtype}")
         rows = rows.astype(np.int64, copy=False)
         if len(rows) and (rows.min() < 0 or rows.max() >= self.batch_size):
             raise ValueError(f"rows must be game indices from 0 to {self.batch_size - 1}")
         return rows
+
+    def _row_buffer(self, name: str, length: int) -> np.ndarray:
+        """The first ``length`` rows of the buffer ``name`` (grown when more rows are asked for)."""
+        buffer = getattr(self, name)
+        if len(buffer) < length:
+            buffer = np.zeros((length, buffer.shape[1]), dtype=buffer.dtype)
+            setattr(self, name, buffer)
+        return buffer[:length]
 
     @property
     def current_player(self) -> np.ndarray:

@@ -104,12 +104,24 @@ def test_masks_and_observations_of_some_rows_are_those_rows_of_the_whole_batch(b
         whole = np.full(batch_size, -1)
         whole[rows] = seats
         assert np.array_equal(engine.observe(seats, rows=rows), engine.observe(whole)[rows])
+    # Every seat of every game at once, into the caller's array: more rows than games.
+    every_seat = np.zeros((batch_size, 4, O.OBS_SIZE), dtype=np.float32)
+    engine.observe(
+        np.tile(np.arange(4), batch_size),
+        rows=np.repeat(np.arange(batch_size), 4),
+        out=every_seat.reshape(-1, O.OBS_SIZE),
+    )
+    for seat in range(4):
+        assert np.array_equal(every_seat[:, seat], engine.observe(np.full(batch_size, seat)))
+    assert np.array_equal(
+        engine.legal_mask(rows=np.tile(np.arange(batch_size), 2)), np.tile(engine.legal_mask(), (2, 1))
+    )
     assert engine.legal_mask(rows=np.array([], dtype=np.int64)).shape == (0, A.NUM_ACTIONS)
 
 
 @pytest.mark.parametrize(
     "rows,seats",
-    [([-1], None), ([7], None), ([[0, 1]], None), ([0.5], None), (list(range(8)), None), ([0, 1], [0]), ([0], [4])],
+    [([-1], None), ([7], None), ([[0, 1]], None), ([0.5], None), ([0, 1], [0]), ([0], [4]), ([0], [-2])],
 )
 def test_bad_rows_or_seats_are_one_clear_error(rows, seats):
     engine = VectorEngine(Rules.preset("partnership"), batch_size=7, seed=0)
@@ -120,6 +132,13 @@ def test_bad_rows_or_seats_are_one_clear_error(rows, seats):
     if seats is None:
         with pytest.raises(ValueError, match="rows must"):
             engine.observe(rows=np.array(rows))
+    for out in (
+        np.zeros((2, O.OBS_SIZE)),
+        np.zeros((3, O.OBS_SIZE), dtype=np.float32),
+        np.zeros((2, 2 * O.OBS_SIZE), dtype=np.float32)[:, ::2],
+    ):
+        with pytest.raises(ValueError, match="out must"):
+            engine.observe(rows=np.array([0, 1]), out=out)
 
 
 def _held_cards(seat, part: str, suited: bool) -> list[int]:

@@ -45,6 +45,7 @@ from gymnasium.vector import AutoresetMode
 from handfoot_env import actions as A
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.gym_env import ILLEGAL_ACTIONS, resolve_agents
+from handfoot_env.observation import OBS_SIZE
 from handfoot_env.render import render_view, view_of_vector
 from handfoot_env.rewards import check_reward_mode, seat_owners, side_rewards
 from handfoot_env.rules import Rules
@@ -145,6 +146,7 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
         self._seat_sides = seat_owners(rules)
         # A side's first seat: whose view the learner gets once a game is over.
         self._first_seat = np.array([np.flatnonzero(self._seat_sides == side)[0] for side in range(rules.num_owners)])
+        self._all_rows = np.arange(n)
         self.learner_side = np.zeros(n, dtype=np.int64)
         self.opponent_index = np.zeros(n, dtype=np.int64)
         self._masks = np.zeros((n, A.NUM_ACTIONS), dtype=bool)
@@ -337,7 +339,9 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
         return np.where(self.engine.is_over, self._first_seat[self.learner_side], -1)
 
     def _observe(self) -> np.ndarray:
-        return self.engine.observe(self._view_seats()).copy()
+        """The learner's observations, written straight into a new array (the caller keeps it)."""
+        fresh = np.empty((self.num_envs, OBS_SIZE), dtype=np.float32)
+        return self.engine.observe(self._view_seats(), rows=self._all_rows, out=fresh)
 
     def _infos(self, terminated: np.ndarray | None = None, reasons: dict[int, str] | None = None) -> dict[str, Any]:
         """Gymnasium's batched infos: each key an array over the envs, with its ``_key`` mask."""

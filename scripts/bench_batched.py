@@ -100,7 +100,7 @@ def gym_row(n: int, seconds: float, mode: str) -> dict:
 
     def counted_mask(rows=None):
         computed["masks"] += n if rows is None else len(rows)
-        return legal_mask(rows=rows)
+        return legal_mask() if rows is None else legal_mask(rows=rows)
 
     engine.legal_mask = counted_mask  # how many games' masks a learner step computes
 

@@ -308,7 +308,9 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
             observations: np.ndarray | None = None
             actions = np.zeros(self.num_envs, dtype=np.int64)
             if len(self.opponents) == 1:
-                groups = [(0, slice(None))]  # one opponent: every mover
+                # one opponent: every mover (an index array, not a slice, so that the opponent gets
+                # copies, not views of the engine's buffers that its next move rewrites)
+                groups = [(0, np.arange(len(movers)))]
             else:
                 their_opponents = self.opponent_index[movers]
                 groups = [(k, their_opponents == k) for k in np.unique(their_opponents)]

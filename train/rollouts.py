@@ -3,7 +3,8 @@
 For a decision in game ``row`` of an engine, each candidate action is tried on copies of
 the position: the cards the player to move cannot see are redealt (``determinize``, the
 same redeals for every candidate, so that candidates are compared on equal cards), the
-candidate is played, and ``player`` (the compiled heuristic unless another is given)
+candidate is played, and ``player`` (the compiled heuristic unless another is given; a
+deterministic agent, so that a play-out's result does not depend on the batch around it)
 plays every seat to the end of the deal.  A candidate's value on a redeal is its side's
 deal-score margin (``rewards.margin``), or, given a ``win_prob`` model, its side's chance of
 winning the game from the totals after that deal (the game's result where the deal ended
@@ -51,23 +52,23 @@ class RolloutEvaluator:
         job_r = np.tile(np.arange(redeals), len(has_d))
         engine, batch, owners = self.engine, self.engine.batch_size, self.rules.num_owners
         job_of = np.full(batch, -1, dtype=np.int64)  # the play-out in each slot
-        sides = np.zeros(batch, dtype=np.int64)
-        totals_before = np.zeros((batch, owners), dtype=np.int64)
-        deals_after = np.zeros(batch, dtype=np.int64)
+        job_mover = np.zeros(len(job_d), dtype=np.int64)  # per play-out: the seat to move,
+        job_totals = np.zeros((len(job_d), owners), dtype=np.int64)  # the totals before the deal,
+        job_deals_after = np.zeros(len(job_d), dtype=np.int64)  # the deals played once it ends
         active = np.zeros(batch, dtype=bool)
+
+        # Each play-out's deal scores and whether its deal ended the game, by play-out; valued
+        # once at the end, in play-out order, so that values do not depend on which play-outs
+        # happened to end together (a model's matrix products round by batch size).
+        job_scores = np.zeros((len(job_d), owners))
+        job_game_over = np.zeros(len(job_d), dtype=bool)
 
         def record(outcome, stepped, acted) -> None:
             self.rollout_steps += int(stepped.sum())
             over = np.flatnonzero(outcome.deal_over & active)
             if len(over):
-                jobs = job_of[over]
-                out[job_d[jobs], job_c[jobs], job_r[jobs]] = self._value(
-                    outcome.deal_scores[over],
-                    outcome.game_over[over],
-                    sides[over],
-                    totals_before[over],
-                    deals_after[over],
-                )
+                job_scores[job_of[over]] = outcome.deal_scores[over]
+                job_game_over[job_of[over]] = outcome.game_over[over]
                 active[over] = False
                 self.rollouts += len(over)
 
@@ -81,9 +82,9 @@ class RolloutEvaluator:
                 engine.packs[free] = source.packs[rows[job_d[jobs]]]
                 movers = engine.states["current"][free].astype(np.int64)
                 job_of[free] = jobs
-                sides[free] = self.owners[movers]
-                totals_before[free] = engine.states["totals"][free, :owners]
-                deals_after[free] = engine.states["deals_ended"][free].astype(np.int64) + 1
+                job_mover[jobs] = movers
+                job_totals[jobs] = engine.states["totals"][free, :owners]
+                job_deals_after[jobs] = engine.states["deals_ended"][free].astype(np.int64) + 1
                 # The same redeal for every candidate of a decision (common random numbers).
                 determinize_kernel(
                     engine.states,
@@ -99,6 +100,10 @@ class RolloutEvaluator:
                 actions[free] = candidates[job_d[jobs], job_c[jobs]]
                 record(engine.step(actions, active=starting), starting, actions)
             self.table.play(active=active, max_steps=1, on_step=record)
+            if (active & self.engine.is_over).any():  # cannot happen: a game ends only as its deal does
+                raise RuntimeError("a play-out's game ended without its deal ending")
+        job_sides = self.owners[job_mover]
+        out[job_d, job_c, job_r] = self._value(job_scores, job_game_over, job_sides, job_totals, job_deals_after)
         return out
 
     def _value(self, scores, game_over, sides, totals_before, deals_after) -> np.ndarray:

@@ -165,17 +165,23 @@ class VectorEngine:
         (a C-contiguous float32 array of that shape) or else into a view of another buffer, rewritten
         by the next such call."""
         if rows is None:
-            seats = self._movers if seats is None else np.asarray(seats, dtype=np.int64)
+            if out is not None:
+                raise ValueError("out is written only when rows are given (without rows the view is the engine's own)")
+            seats = self._movers if seats is None else self._check_seats(seats, self.batch_size)
             self._observe_kernel(self.states, self.kernel_rules, seats, self._obs)
             return self._obs
         rows = self._check_rows(rows)
-        seats = np.full(len(rows), -1, dtype=np.int64) if seats is None else np.asarray(seats, dtype=np.int64)
-        if seats.shape != rows.shape or ((seats < -1) | (seats >= self.rules.num_players)).any():
-            raise ValueError(f"seats must give one seat (or -1) per row ({len(rows)}), got {seats!r}")
+        seats = np.full(len(rows), -1, dtype=np.int64) if seats is None else self._check_seats(seats, len(rows))
         if out is None:
             out = self._row_buffer("_row_obs", len(rows))
-        elif out.shape != (len(rows), OBS_SIZE) or out.dtype != np.float32 or not out.flags.c_contiguous:
-            raise ValueError(f"out must be a C-contiguous float32 array of shape ({len(rows)}, {OBS_SIZE})")
+        elif (
+            not isinstance(out, np.ndarray)
+            or out.shape != (len(rows), OBS_SIZE)
+            or out.dtype != np.float32
+            or not out.flags.c_contiguous
+            or not out.flags.writeable
+        ):
+            raise ValueError(f"out must be a writeable C-contiguous float32 array of shape ({len(rows)}, {OBS_SIZE})")
         kernel = batch.observe_rows_kernel_parallel if len(rows) >= PARALLEL_FROM else batch.observe_rows_kernel_serial
         kernel(self.states, self.kernel_rules, rows, seats, out)
         return out
@@ -190,6 +196,19 @@ class VectorEngine:
         if len(rows) and (rows.min() < 0 or rows.max() >= self.batch_size):
             raise ValueError(f"rows must be game indices from 0 to {self.batch_size - 1}")
         return rows
+
+    def _check_seats(self, seats: np.ndarray, length: int) -> np.ndarray:
+        """``seats`` as int64, one seat (or -1: the mover) per game observed, each a seat of these
+        rules (the kernels do not check bounds).  Cheap for int64 arrays: the AEC env observes
+        through here at every step."""
+        if not (isinstance(seats, np.ndarray) and seats.dtype == np.int64):
+            seats = np.asarray(seats)
+            if seats.dtype.kind not in "iu" and seats.size:
+                raise ValueError(f"seats must be seat indices, got {seats!r}")
+            seats = seats.astype(np.int64)
+        if seats.shape != (length,) or (length and (seats.min() < -1 or seats.max() >= self.rules.num_players)):
+            raise ValueError(f"seats must give one seat index (or -1) per observed game ({length}), got {seats!r}")
+        return seats
 
     def _row_buffer(self, name: str, length: int) -> np.ndarray:
         """The first ``length`` rows of the buffer ``name`` (grown when more rows are asked for)."""

@@ -18,7 +18,8 @@
 4. **Checks.** On held-out positions, per margin: how often the agent would switch, and the
    measured advantage of the moves it switches to; then duplicate matches against ``tuned``.
 
-    .venv/bin/python scripts/experiments/expert_iteration.py --positions 40000 --out runs/exit1
+    .venv/bin/python scripts/experiments/expert_iteration.py --win-prob runs/scratch_s2/win_prob.json \
+        --positions 30000 --out runs/exit1
 
 The regression network is saved as ``policy.pt`` (a policy file whose logits are the
 predicted advantages; ``ImprovedAgent`` adds the margin to ``tuned``'s move).
@@ -173,7 +174,11 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--pairs", type=int, default=500)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--win-prob", default="/work/runs/scratch_s2/win_prob.json")
+    parser.add_argument(
+        "--win-prob",
+        required=True,
+        help="a win-probability model: the win_prob.json of a run with reward_mode win_prob",
+    )
     parser.add_argument("--data", help="reuse the positions and values saved by an earlier run (its data.npz)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()

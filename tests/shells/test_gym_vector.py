@@ -282,3 +282,30 @@ def test_ansi_render_shows_each_game():
     envs.reset(seed=0)
     frames = envs.render()
     assert len(frames) == 2 and all(isinstance(f, str) and f for f in frames)
+
+
+def test_an_opponent_that_keeps_its_inputs_keeps_them_unchanged():
+    """The opponent gets copies, not views of the engine's buffers that its next move rewrites
+    (a recording or learning opponent keeps what it was shown)."""
+
+    class Recorder:
+        name = "recorder"
+
+        def __init__(self):
+            self.seen = []
+            self.rng = np.random.default_rng(0)
+
+        def act(self, observations, masks):
+            self.seen.append((observations, observations.copy(), masks, masks.copy()))
+            return np.array([self.rng.choice(np.flatnonzero(m)) for m in masks])
+
+    recorder = Recorder()
+    env = HandFootVectorEnv(num_envs=4, rules=Rules.preset("classic"), opponent=recorder)
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(1)
+    for _ in range(5):
+        _, _, _, _, info = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]]))
+    assert len(recorder.seen) > 3
+    for observations, observations_then, masks, masks_then in recorder.seen:
+        np.testing.assert_array_equal(observations, observations_then)
+        np.testing.assert_array_equal(masks, masks_then)

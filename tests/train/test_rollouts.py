@@ -62,9 +62,18 @@ def test_values_do_not_depend_on_the_batch_and_leave_the_source_alone():
     candidates[:, 3] = candidates[:, 0]  # the same move twice: the same redeals, the same values
     small = RolloutEvaluator(source.rules, batch=5).values(source, rows, candidates, 2, seed=7)
     large = RolloutEvaluator(source.rules, batch=64).values(source, rows, candidates, 2, seed=7)
+    rng = np.random.default_rng(0)
+    shapes = [(WinProbability.FEATURES, 16), (16,), (16, 1), (1,)]
+    model = WinProbability(source.rules, [rng.normal(size=shape) for shape in shapes])
+    chances = [
+        RolloutEvaluator(source.rules, batch=batch, win_prob=model).values(source, rows, candidates, 2, seed=7)
+        for batch in (1, 5, 64)
+    ]
 
     assert source.states.tobytes() == before
     np.testing.assert_array_equal(small, large)  # 5 rollouts a batch or all at once
+    np.testing.assert_array_equal(chances[0], chances[1])  # to the last bit, whatever ends together
+    np.testing.assert_array_equal(chances[0], chances[2])
     np.testing.assert_array_equal(small[:, 3], small[:, 0])
     assert np.isfinite(small[:, :3]).sum() == 2 * (candidates[:, :3] >= 0).sum()
 

@@ -139,6 +139,23 @@ def test_bad_rows_or_seats_are_one_clear_error(rows, seats):
     ):
         with pytest.raises(ValueError, match="out must"):
             engine.observe(rows=np.array([0, 1]), out=out)
+    read_only = np.zeros((2, O.OBS_SIZE), dtype=np.float32)
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError, match="out must"):
+        engine.observe(rows=np.array([0, 1]), out=read_only)
+
+
+@pytest.mark.parametrize("seats", [[0.7] * 7, [9] * 7, [-2] * 7, [0, 1], [[0] * 7]])
+def test_bad_seats_of_the_whole_batch_are_one_clear_error(seats):
+    engine = VectorEngine(Rules.preset("partnership"), batch_size=7, seed=0)
+    with pytest.raises(ValueError, match="seats must"):
+        engine.observe(np.array(seats))
+
+
+def test_out_without_rows_is_refused_not_ignored():
+    engine = VectorEngine(Rules.preset("partnership"), batch_size=7, seed=0)
+    with pytest.raises(ValueError, match="out is written only when rows are given"):
+        engine.observe(out=np.zeros((7, O.OBS_SIZE), dtype=np.float32))
 
 
 def _held_cards(seat, part: str, suited: bool) -> list[int]:

@@ -45,14 +45,15 @@ from gymnasium.vector import AutoresetMode
 from handfoot_env import actions as A
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.gym_env import ILLEGAL_ACTIONS, resolve_agents
+from handfoot_env.observation import OBS_SIZE
 from handfoot_env.render import render_view, view_of_vector
 from handfoot_env.rewards import check_reward_mode, seat_owners, side_rewards
 from handfoot_env.rules import Rules
 from handfoot_env.spaces import observation_box
 from handfoot_env.vector import VectorEngine
 
-# The scripted baselines that decide from the legal mask alone: the opponents' loop computes the
-# (whole batch's) observations only when an opponent to move reads them.
+# The scripted baselines that decide from the legal mask alone: the opponents' loop computes
+# observations only when an opponent to move reads them.
 MASK_ONLY_BASELINES = ("random", "greedy")
 
 
@@ -145,6 +146,7 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
         self._seat_sides = seat_owners(rules)
         # A side's first seat: whose view the learner gets once a game is over.
         self._first_seat = np.array([np.flatnonzero(self._seat_sides == side)[0] for side in range(rules.num_owners)])
+        self._all_rows = np.arange(n)
         self.learner_side = np.zeros(n, dtype=np.int64)
         self.opponent_index = np.zeros(n, dtype=np.int64)
         self._masks = np.zeros((n, A.NUM_ACTIONS), dtype=bool)
@@ -290,23 +292,34 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
     def _play_opponents(self, rewards: np.ndarray) -> np.ndarray:
         """The opponents move, all games at once, until the learner is to move in every game that
         goes on; their moves' rewards for the learner's side add to ``rewards``.  Returns the legal
-        masks then (the engine's buffer: copy to keep)."""
+        masks then (the engine's buffer: copy to keep).
+
+        Each opponent move looks only at the games where an opponent is to move (their masks, and
+        their observations if an opponent reads them): a learner step takes up to ~9 opponent
+        moves in some game, most games far fewer."""
         engine = self.engine
         while True:
-            masks = engine.legal_mask()
             to_move = (self._seat_sides[engine.current_player] != self.learner_side) & ~engine.is_over
             to_move &= ~self._ended_by_illegal
-            if not to_move.any():
-                return masks
-            actions = np.zeros(self.num_envs, dtype=np.int64)
+            movers = np.flatnonzero(to_move)
+            if not len(movers):
+                return engine.legal_mask()
+            masks = engine.legal_mask(rows=movers)
             observations: np.ndarray | None = None
-            for k in np.unique(self.opponent_index[to_move]):
-                rows = np.flatnonzero(to_move & (self.opponent_index == k))
+            actions = np.zeros(self.num_envs, dtype=np.int64)
+            if len(self.opponents) == 1:
+                # one opponent: every mover (an index array, not a slice, so that the opponent gets
+                # copies, not views of the engine's buffers that its next move rewrites)
+                groups = [(0, np.arange(len(movers)))]
+            else:
+                their_opponents = self.opponent_index[movers]
+                groups = [(k, their_opponents == k) for k in np.unique(their_opponents)]
+            for k, picked in groups:
                 seen = None
                 if self._reads_observations[k]:
-                    observations = engine.observe() if observations is None else observations
-                    seen = observations[rows]
-                actions[rows] = self.opponents[k].act(seen, masks[rows])
+                    observations = engine.observe(rows=movers) if observations is None else observations
+                    seen = observations[picked]
+                actions[movers[picked]] = self.opponents[k].act(seen, masks[picked])
             outcome = engine.step(actions, active=to_move)
             if outcome.deal_over.any():
                 rewards += self._learner_rewards(outcome)
@@ -328,7 +341,9 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
         return np.where(self.engine.is_over, self._first_seat[self.learner_side], -1)
 
     def _observe(self) -> np.ndarray:
-        return self.engine.observe(self._view_seats()).copy()
+        """The learner's observations, written straight into a new array (the caller keeps it)."""
+        fresh = np.empty((self.num_envs, OBS_SIZE), dtype=np.float32)
+        return self.engine.observe(self._view_seats(), rows=self._all_rows, out=fresh)
 
     def _infos(self, terminated: np.ndarray | None = None, reasons: dict[int, str] | None = None) -> dict[str, Any]:
         """Gymnasium's batched infos: each key an array over the envs, with its ``_key`` mask."""

@@ -77,17 +77,20 @@ class Table:
             if not playing:
                 break
             everyone = movers is None and active is None and playing == engine.batch_size
-            masks = engine.legal_mask()
-            observations = engine.observe()
-            started = time.perf_counter()
             if everyone:
+                masks, observations = engine.legal_mask(), engine.observe()
+                started = time.perf_counter()
                 actions = self.agents[0].act(observations, masks)
             else:
+                # Only the games where an agent moves are looked at (the caller's games wait).
+                rows = np.flatnonzero(to_play)
+                masks, observations = engine.legal_mask(rows=rows), engine.observe(rows=rows)
+                started = time.perf_counter()
                 actions = np.zeros(engine.batch_size, dtype=np.int64)
-                movers = self.agents_to_move() if movers is None else movers
-                for k in np.unique(movers[to_play]):
-                    rows = np.flatnonzero(to_play & (movers == k))
-                    actions[rows] = self.agents[k].act(observations[rows], masks[rows])
+                movers = (self.agents_to_move() if movers is None else movers)[rows]
+                for k in np.unique(movers):
+                    theirs = movers == k
+                    actions[rows[theirs]] = self.agents[k].act(observations[theirs], masks[theirs])
             self.agent_seconds += time.perf_counter() - started
             outcome = engine.step(actions, active=None if everyone else to_play)
             steps += 1

@@ -82,7 +82,6 @@ class HandFootTorchRLEnv(EnvBase):
         self._seat_group = {int(s): (g, i) for g, seats in self._group_seats.items() for i, s in enumerate(seats)}
         self.engine = VectorEngine(rules, batch_size=self.num_envs, seed=seed, auto_reset=False)
         self._seed: int | None = seed
-        self._seat_columns = [np.full(self.num_envs, seat, dtype=np.int64) for seat in range(rules.num_players)]
         self._make_specs()
 
     def _make_group_map(self, group_map) -> dict[str, list[str]]:
@@ -168,34 +167,26 @@ class HandFootTorchRLEnv(EnvBase):
     def _output(self, rewards: np.ndarray | None, done: np.ndarray) -> TensorDictBase:
         """Every group's observations, masks, done flags and (after a step) rewards, from the engine."""
         engine, n_envs, device = self.engine, self.num_envs, self.device
-        legal = torch.from_numpy(engine.legal_mask().copy())
+        legal = engine.legal_mask()
         mover = engine.current_player.astype(np.int64)
         over = engine.is_over
         done_t = torch.from_numpy(done.reshape(n_envs, 1).copy())
-        mover_view = None
         out: dict[str, Any] = {"done": done_t, "terminated": done_t.clone(), "truncated": torch.zeros_like(done_t)}
         for group, seats in self._group_seats.items():
             n = len(seats)
-            acting_np = (mover[:, None] == seats[None, :]) & ~over[:, None]
-            if self.observe_mode == "all":
-                observation = np.empty((n_envs, n, OBS_SIZE), dtype=np.float32)
-                for i, seat in enumerate(seats):
-                    observation[:, i] = engine.observe(self._seat_columns[seat])
-            else:
-                if mover_view is None:
-                    mover_view = engine.observe()
-                observation = np.zeros((n_envs, n, OBS_SIZE), dtype=np.float32)
-                observation[acting_np] = mover_view[acting_np.any(1)]
-            acting = torch.from_numpy(acting_np)
-            action_mask = torch.ones((n_envs, n, A.NUM_ACTIONS), dtype=torch.bool)
-            rows, slots = torch.nonzero(acting, as_tuple=True)
-            action_mask[rows, slots] = legal[rows]
+            acting = (mover[:, None] == seats[None, :]) & ~over[:, None]
+            games, slots = np.nonzero(acting)
+            observation = self._observations(seats, games, slots)
+            # The mover's legal actions, all True for the others (their actions are ignored).
+            action_mask = np.ones((n_envs, n, A.NUM_ACTIONS), dtype=bool)
+            action_mask[games, slots] = legal[games]
+            action_mask = torch.from_numpy(action_mask)
             self.full_action_spec[group, "action"].update_mask(action_mask.to(device))
             group_done = done_t[:, None].expand(n_envs, n, 1).clone()
             fields = {
                 "observation": torch.from_numpy(observation),
                 "action_mask": action_mask,
-                "mask": acting,
+                "mask": torch.from_numpy(acting),
                 "done": group_done,
                 "terminated": group_done.clone(),
                 "truncated": torch.zeros_like(group_done),
@@ -204,6 +195,19 @@ class HandFootTorchRLEnv(EnvBase):
                 fields["reward"] = torch.from_numpy(np.ascontiguousarray(rewards[:, seats, None], dtype=np.float32))
             out[group] = TensorDict(fields, batch_size=(n_envs, n))
         return TensorDict(out, batch_size=(n_envs,), device=device)
+
+    def _observations(self, seats: np.ndarray, games: np.ndarray, slots: np.ndarray) -> np.ndarray:
+        """A group's ``[N, n, OBS_SIZE]`` observations, computed straight into a new array: every
+        seat's own view (``"all"``), or the mover's view at ``(games, slots)`` and zeros (``"mover"``)."""
+        n_envs, n = self.num_envs, len(seats)
+        if self.observe_mode == "all":
+            observation = np.empty((n_envs, n, OBS_SIZE), dtype=np.float32)
+            every_game = np.repeat(np.arange(n_envs), n)
+            self.engine.observe(np.tile(seats, n_envs), rows=every_game, out=observation.reshape(-1, OBS_SIZE))
+        else:
+            observation = np.zeros((n_envs, n, OBS_SIZE), dtype=np.float32)
+            observation[games, slots] = self.engine.observe(rows=games)
+        return observation
 
 
 __all__ = ["HandFootTorchRLEnv"]

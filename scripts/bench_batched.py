@@ -16,8 +16,10 @@ Rows (each in a fresh process, the rounds interleaved so that a changing load hi
   is one learner decision per game.
 
 Prints one JSON row per row and round, then a table of the medians with each row's share of the
-engine's steps/s.  ``--threads`` sets numba's and torch's threads in every row (1 is fastest on a
-busy 2-core machine).
+engine's: steps per wall-clock second, and steps per second of the row's own CPU time (on a machine
+shared with other jobs the wall-clock rate swings with the share of a core a row happens to get;
+the CPU-time rate is what a step costs).  ``--threads`` sets numba's and torch's threads in every
+row (1 is fastest on a busy 2-core machine, and makes the CPU time one thread's).
 """
 
 from __future__ import annotations
@@ -36,15 +38,18 @@ ROWS = ("engine", "gym-vector", "gym-vector-same-step", "torchrl", "torchrl-move
 PRESET = "partnership"
 
 
-def timed(step, seconds: float, per_step: int) -> float:
-    """Steps/s of ``step()`` over ``seconds`` (after a short warm-up)."""
+def timed(step, seconds: float, per_step: int) -> dict:
+    """Steps/s of ``step()`` over ``seconds`` (after a short warm-up): per wall-clock second, and per
+    second of this process's CPU time (what the steps cost, whatever share of a busy machine the
+    process got)."""
     for _ in range(5):
         step()
-    steps, start = 0, time.perf_counter()
+    steps, start, cpu_start = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         step()
         steps += per_step
-    return steps / (time.perf_counter() - start)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    return {"steps_per_sec": steps / wall, "steps_per_cpu_sec": steps / cpu, "steps": steps}
 
 
 def legal_random(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -71,7 +76,7 @@ def engine_row(n: int, seconds: float) -> dict:
         engine.observe()
         engine.step(legal_random(masks, rng))
 
-    return {"steps_per_sec": timed(step, seconds, n)}
+    return timed(step, seconds, n)
 
 
 def gym_row(n: int, seconds: float, mode: str) -> dict:
@@ -90,23 +95,24 @@ def gym_row(n: int, seconds: float, mode: str) -> dict:
     rng = np.random.default_rng(0)
     state = {"infos": envs.reset(seed=0)[1]}
     engine = envs.unwrapped.engine
-    calls = {"mask": 0}
+    computed = {"masks": 0}
     legal_mask = engine.legal_mask
 
-    def counted_mask():
-        calls["mask"] += 1
-        return legal_mask()
+    def counted_mask(rows=None):
+        computed["masks"] += n if rows is None else len(rows)
+        return legal_mask() if rows is None else legal_mask(rows=rows)
 
-    engine.legal_mask = counted_mask  # how many whole-batch mask computations a learner step takes
+    engine.legal_mask = counted_mask  # how many games' masks a learner step computes
 
     def step() -> None:
         observations, _, _, _, infos = envs.step(legal_random(state["infos"]["action_mask"], rng))
         assert observations.shape[0] == n
         state["infos"] = infos
 
-    rate = timed(step, seconds, n)
-    steps = rate * seconds / n
-    return {"steps_per_sec": rate, "mask_calls_per_step": round(calls["mask"] / max(steps + 5, 1), 2)}
+    result = timed(step, seconds, n)
+    # Legal masks computed per learner step, in whole batches: the learner's, plus one per opponent move.
+    result["masks_per_step"] = round(computed["masks"] / (result["steps"] + 5 * n), 2)
+    return result
 
 
 def torchrl_row(n: int, seconds: float, observe: str) -> dict:
@@ -126,7 +132,7 @@ def torchrl_row(n: int, seconds: float, observe: str) -> dict:
             td[group, "action"] = torch.from_numpy(legal_random(masks, rng).reshape(n, len(agents)))
         _, state["td"] = env.step_and_maybe_reset(td)
 
-    return {"steps_per_sec": timed(step, seconds, n)}
+    return timed(step, seconds, n)
 
 
 def run_row(row: str, n: int, seconds: float, threads: int) -> dict:
@@ -187,16 +193,24 @@ def main() -> int:
             result = json.loads(out.stdout.strip().splitlines()[-1])
             print(json.dumps(result), flush=True)
             results[row].append(result)
-    median = {r: statistics.median(x["steps_per_sec"] for x in results[r]) for r in rows}
-    base = median.get("engine")
     print(
         f"\n{PRESET}, {args.num_envs} games, {args.threads} thread(s), median of {args.rounds} rounds of {args.seconds} s"
     )
-    print("| row | learner steps/s (median) | runs | vs engine |\n|---|---|---|---|")
+    print(
+        "| row | learner steps/s (median) | runs | vs engine | steps per CPU-second (median) | vs engine |\n"
+        "|---|---|---|---|---|---|"
+    )
     for r in rows:
-        runs = ", ".join(f"{x['steps_per_sec']:,.0f}" for x in results[r])
-        share = f"{median[r] / base:.2f}" if base else ""
-        print(f"| {r} | {median[r]:,.0f} | {runs} | {share} |")
+        cells = [f"| {r} "]
+        for key in ("steps_per_sec", "steps_per_cpu_sec"):
+            median = statistics.median(x[key] for x in results[r])
+            base = statistics.median(x[key] for x in results["engine"]) if "engine" in results else None
+            if key == "steps_per_sec":
+                cells.append(f"| {median:,.0f} | {', '.join(f'{x[key]:,.0f}' for x in results[r])} ")
+            else:
+                cells.append(f"| {median:,.0f} ")
+            cells.append(f"| {median / base:.2f} " if base else "| ")
+        print("".join(cells) + "|")
     return 0
 
 

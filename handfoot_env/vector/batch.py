@@ -118,6 +118,34 @@ def observe_kernel_serial(states, rules, seats, observations):
 
 
 @njit(cache=True, parallel=True)
+def mask_rows_kernel_parallel(states, rules, index, masks):
+    """``masks[i]``: the legal mask of game ``index[i]`` (only those games are looked at)."""
+    for i in prange(index.shape[0]):
+        legal_mask(states[index[i]], rules[0], masks[i])
+
+
+@njit(cache=True)
+def mask_rows_kernel_serial(states, rules, index, masks):
+    for i in range(index.shape[0]):
+        legal_mask(states[index[i]], rules[0], masks[i])
+
+
+@njit(cache=True, parallel=True)
+def observe_rows_kernel_parallel(states, rules, index, seats, observations):
+    """``observations[i]``: the view of ``seats[i]`` (-1: the player to move) in game ``index[i]``."""
+    for i in prange(index.shape[0]):
+        s = states[index[i]]
+        observe(s, rules[0], s.current if seats[i] < 0 else seats[i], observations[i])
+
+
+@njit(cache=True)
+def observe_rows_kernel_serial(states, rules, index, seats, observations):
+    for i in range(index.shape[0]):
+        s = states[index[i]]
+        observe(s, rules[0], s.current if seats[i] < 0 else seats[i], observations[i])
+
+
+@njit(cache=True, parallel=True)
 def running_scores_kernel(states, rules, out):
     """``out[b, o]``: owner ``o``'s score of game ``b``'s deal in progress, as it stands."""
     for b in prange(states.shape[0]):

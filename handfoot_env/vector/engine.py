@@ -40,6 +40,8 @@ def compile_engine() -> None:
             for _ in range(30):
                 masks = engine.legal_mask()
                 engine.observe()
+                engine.legal_mask(rows=np.arange(size))
+                engine.observe(rows=np.arange(size))
                 engine.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
             engine.running_scores()
             engine.why_illegal(0, 0)
@@ -90,6 +92,8 @@ class VectorEngine:
         self.final_totals = np.zeros((self.batch_size, rules.num_owners), dtype=np.int32)
         self._masks = np.zeros((self.batch_size, A.NUM_ACTIONS), dtype=bool)
         self._obs = np.zeros((self.batch_size, OBS_SIZE), dtype=np.float32)
+        self._row_masks = np.zeros((self.batch_size, A.NUM_ACTIONS), dtype=bool)  # legal_mask(rows=...)
+        self._row_obs = np.zeros((self.batch_size, OBS_SIZE), dtype=np.float32)  # observe(rows=...)
         # The outcome of the last step, rewritten by the next one (copy to keep).
         self._outcome = StepOutcome(
             np.zeros(self.batch_size, dtype=bool),
@@ -137,16 +141,82 @@ class VectorEngine:
         batch.reset_kernel(self.states, self.packs, self.kernel_rules, np.asarray(index, dtype=np.int64))
 
     # ------------------------------------------------------------------ queries
-    def legal_mask(self) -> np.ndarray:
-        """``[B, NUM_ACTIONS]`` booleans, True exactly for the legal actions (a view; copy to keep)."""
-        self._mask_kernel(self.states, self.kernel_rules, self._masks)
-        return self._masks
+    def legal_mask(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """``[B, NUM_ACTIONS]`` booleans, True exactly for the legal actions (a view; copy to keep).
 
-    def observe(self, seats: np.ndarray | None = None) -> np.ndarray:
-        """``[B, OBS_SIZE]`` float32: the view of the player to move (or of ``seats[b]``)."""
-        seats = self._movers if seats is None else np.asarray(seats, dtype=np.int64)
-        self._observe_kernel(self.states, self.kernel_rules, seats, self._obs)
-        return self._obs
+        ``rows`` (game indices) computes only those games' masks: ``[len(rows), NUM_ACTIONS]``, row
+        ``i`` for game ``rows[i]`` (a view of another buffer, rewritten by the next such call)."""
+        if rows is None:
+            self._mask_kernel(self.states, self.kernel_rules, self._masks)
+            return self._masks
+        rows = self._check_rows(rows)
+        out = self._row_buffer("_row_masks", len(rows))
+        kernel = batch.mask_rows_kernel_parallel if len(rows) >= PARALLEL_FROM else batch.mask_rows_kernel_serial
+        kernel(self.states, self.kernel_rules, rows, out)
+        return out
+
+    def observe(
+        self, seats: np.ndarray | None = None, rows: np.ndarray | None = None, out: np.ndarray | None = None
+    ) -> np.ndarray:
+        """``[B, OBS_SIZE]`` float32: the view of the player to move (or of ``seats[b]``).
+
+        ``rows`` (game indices, repeats allowed) observes only those games: ``[len(rows), OBS_SIZE]``,
+        row ``i`` the view in game ``rows[i]`` of its mover (or of ``seats[i]``), written into ``out``
+        (a C-contiguous float32 array of that shape) or else into a view of another buffer, rewritten
+        by the next such call."""
+        if rows is None:
+            if out is not None:
+                raise ValueError("out is written only when rows are given (without rows the view is the engine's own)")
+            seats = self._movers if seats is None else self._check_seats(seats, self.batch_size)
+            self._observe_kernel(self.states, self.kernel_rules, seats, self._obs)
+            return self._obs
+        rows = self._check_rows(rows)
+        seats = np.full(len(rows), -1, dtype=np.int64) if seats is None else self._check_seats(seats, len(rows))
+        if out is None:
+            out = self._row_buffer("_row_obs", len(rows))
+        elif (
+            not isinstance(out, np.ndarray)
+            or out.shape != (len(rows), OBS_SIZE)
+            or out.dtype != np.float32
+            or not out.flags.c_contiguous
+            or not out.flags.writeable
+        ):
+            raise ValueError(f"out must be a writeable C-contiguous float32 array of shape ({len(rows)}, {OBS_SIZE})")
+        kernel = batch.observe_rows_kernel_parallel if len(rows) >= PARALLEL_FROM else batch.observe_rows_kernel_serial
+        kernel(self.states, self.kernel_rules, rows, seats, out)
+        return out
+
+    def _check_rows(self, rows: np.ndarray) -> np.ndarray:
+        """``rows`` as int64 game indices, each checked to be a game of this engine (the kernels
+        do not check bounds)."""
+        rows = np.asarray(rows)
+        if rows.ndim != 1 or (rows.dtype.kind not in "iu" and len(rows)):
+            raise ValueError(f"rows must be a 1-D array of game indices, got shape {rows.shape} {rows.dtype}")
+        rows = rows.astype(np.int64, copy=False)
+        if len(rows) and (rows.min() < 0 or rows.max() >= self.batch_size):
+            raise ValueError(f"rows must be game indices from 0 to {self.batch_size - 1}")
+        return rows
+
+    def _check_seats(self, seats: np.ndarray, length: int) -> np.ndarray:
+        """``seats`` as int64, one seat (or -1: the mover) per game observed, each a seat of these
+        rules (the kernels do not check bounds).  Cheap for int64 arrays: the AEC env observes
+        through here at every step."""
+        if not (isinstance(seats, np.ndarray) and seats.dtype == np.int64):
+            seats = np.asarray(seats)
+            if seats.dtype.kind not in "iu" and seats.size:
+                raise ValueError(f"seats must be seat indices, got {seats!r}")
+            seats = seats.astype(np.int64)
+        if seats.shape != (length,) or (length and (seats.min() < -1 or seats.max() >= self.rules.num_players)):
+            raise ValueError(f"seats must give one seat index (or -1) per observed game ({length}), got {seats!r}")
+        return seats
+
+    def _row_buffer(self, name: str, length: int) -> np.ndarray:
+        """The first ``length`` rows of the buffer ``name`` (grown when more rows are asked for)."""
+        buffer = getattr(self, name)
+        if len(buffer) < length:
+            buffer = np.zeros((length, buffer.shape[1]), dtype=buffer.dtype)
+            setattr(self, name, buffer)
+        return buffer[:length]
 
     @property
     def current_player(self) -> np.ndarray:

@@ -21,6 +21,27 @@ def test_api_test(preset, players):
         api_test(handfoot_env.env(preset=preset, num_players=players), num_cycles=1000)
 
 
+def test_env_keeps_pettingzoos_order_checks_and_last_reads_the_env():
+    """env()'s wrapper is PettingZoo's OrderEnforcingWrapper: last() before reset() is refused as
+    PettingZoo refuses it, and after it is the raw env's last(), step by step."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    env = handfoot_env.env(preset="house", num_players=2)
+    assert isinstance(env, OrderEnforcingWrapper) and str(env) == "handfoot_v0"
+    with pytest.raises(AttributeError, match="before reset"):
+        env.last()
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        observation, reward, termination, truncation, info = env.last()
+        raw = env.unwrapped.last()
+        assert np.array_equal(observation["observation"], raw[0]["observation"])
+        assert np.array_equal(observation["action_mask"], raw[0]["action_mask"])
+        assert (reward, termination, truncation, info) == raw[1:]
+        assert env.last(observe=False)[0] is None
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+
+
 @pytest.mark.parametrize("preset,players", TABLES)
 def test_seed_test(preset, players):
     seed_test(lambda: handfoot_env.env(preset=preset, num_players=players), num_cycles=300)

@@ -137,6 +137,29 @@ def test_an_opponent_pool_seats_every_agent():
     assert set(envs.unwrapped.opponent_index.tolist()) == {0, 1}
 
 
+def test_each_game_of_an_opponent_pool_plays_as_against_its_opponent_alone():
+    """The pool's opponents move only in their own games, each seeing its own games' masks and
+    observations: game b against the pool is game b of the env seated with b's opponent alone."""
+    pool = ("greedy", "heuristic")
+    n = 24
+    envs = {name: make_vec(n, opponent=name, illegal_action="skip") for name in pool}
+    mixed = make_vec(n, opponent=list(pool))
+    obs, info = mixed.reset(seed=5)
+    alone = {name: env.reset(seed=5)[0] for name, env in envs.items()}
+    seated = np.array(pool)[mixed.unwrapped.opponent_index]
+    assert len(set(seated)) == 2
+    first_game = np.ones(n, dtype=bool)
+    rng = np.random.default_rng(1)
+    while first_game.any():
+        for name in pool:
+            rows = np.flatnonzero(first_game & (seated == name))
+            assert np.array_equal(obs[rows], alone[name][rows]), name
+        actions = pick(info["action_mask"], rng)
+        obs, _, terminated, _, info = mixed.step(actions)
+        alone = {name: env.step(actions)[0] for name, env in envs.items()}
+        first_game &= ~terminated
+
+
 def test_gymnasium_vector_wrappers_record_and_normalize():
     envs = make_vec(8, rules=ONE_DEAL["classic"], opponent="greedy")
     recorded = vector_wrappers.RecordEpisodeStatistics(envs)
@@ -259,3 +282,30 @@ def test_ansi_render_shows_each_game():
     envs.reset(seed=0)
     frames = envs.render()
     assert len(frames) == 2 and all(isinstance(f, str) and f for f in frames)
+
+
+def test_an_opponent_that_keeps_its_inputs_keeps_them_unchanged():
+    """The opponent gets copies, not views of the engine's buffers that its next move rewrites
+    (a recording or learning opponent keeps what it was shown)."""
+
+    class Recorder:
+        name = "recorder"
+
+        def __init__(self):
+            self.seen = []
+            self.rng = np.random.default_rng(0)
+
+        def act(self, observations, masks):
+            self.seen.append((observations, observations.copy(), masks, masks.copy()))
+            return np.array([self.rng.choice(np.flatnonzero(m)) for m in masks])
+
+    recorder = Recorder()
+    env = HandFootVectorEnv(num_envs=4, rules=Rules.preset("classic"), opponent=recorder)
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(1)
+    for _ in range(5):
+        _, _, _, _, info = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]]))
+    assert len(recorder.seen) > 3
+    for observations, observations_then, masks, masks_then in recorder.seen:
+        np.testing.assert_array_equal(observations, observations_then)
+        np.testing.assert_array_equal(masks, masks_then)

@@ -91,6 +91,73 @@ def test_parallel_and_serial_kernels_agree():
     assert all(small[i].states.tobytes() == big.states[i : i + 1].tobytes() for i in range(300))
 
 
+@pytest.mark.parametrize("batch_size", [7, 300])  # the serial and the parallel row kernels
+def test_masks_and_observations_of_some_rows_are_those_rows_of_the_whole_batch(batch_size):
+    engine = VectorEngine(Rules.preset("house", num_players=4), batch_size=batch_size, seed=0)
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        engine.step(random_actions(engine.legal_mask(), rng))
+        rows = np.flatnonzero(rng.random(batch_size) < 0.9)[::-1].copy()  # any order, some games left out
+        seats = rng.integers(-1, 4, size=len(rows))
+        assert np.array_equal(engine.legal_mask(rows=rows), engine.legal_mask()[rows])
+        assert np.array_equal(engine.observe(rows=rows), engine.observe()[rows])
+        whole = np.full(batch_size, -1)
+        whole[rows] = seats
+        assert np.array_equal(engine.observe(seats, rows=rows), engine.observe(whole)[rows])
+    # Every seat of every game at once, into the caller's array: more rows than games.
+    every_seat = np.zeros((batch_size, 4, O.OBS_SIZE), dtype=np.float32)
+    engine.observe(
+        np.tile(np.arange(4), batch_size),
+        rows=np.repeat(np.arange(batch_size), 4),
+        out=every_seat.reshape(-1, O.OBS_SIZE),
+    )
+    for seat in range(4):
+        assert np.array_equal(every_seat[:, seat], engine.observe(np.full(batch_size, seat)))
+    assert np.array_equal(
+        engine.legal_mask(rows=np.tile(np.arange(batch_size), 2)), np.tile(engine.legal_mask(), (2, 1))
+    )
+    assert engine.legal_mask(rows=np.array([], dtype=np.int64)).shape == (0, A.NUM_ACTIONS)
+
+
+@pytest.mark.parametrize(
+    "rows,seats",
+    [([-1], None), ([7], None), ([[0, 1]], None), ([0.5], None), ([0, 1], [0]), ([0], [4]), ([0], [-2])],
+)
+def test_bad_rows_or_seats_are_one_clear_error(rows, seats):
+    engine = VectorEngine(Rules.preset("partnership"), batch_size=7, seed=0)
+    with pytest.raises(ValueError, match="rows must|seats must"):
+        engine.legal_mask(rows=np.array(rows)) if seats is None else engine.observe(
+            np.array(seats), rows=np.array(rows)
+        )
+    if seats is None:
+        with pytest.raises(ValueError, match="rows must"):
+            engine.observe(rows=np.array(rows))
+    for out in (
+        np.zeros((2, O.OBS_SIZE)),
+        np.zeros((3, O.OBS_SIZE), dtype=np.float32),
+        np.zeros((2, 2 * O.OBS_SIZE), dtype=np.float32)[:, ::2],
+    ):
+        with pytest.raises(ValueError, match="out must"):
+            engine.observe(rows=np.array([0, 1]), out=out)
+    read_only = np.zeros((2, O.OBS_SIZE), dtype=np.float32)
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError, match="out must"):
+        engine.observe(rows=np.array([0, 1]), out=read_only)
+
+
+@pytest.mark.parametrize("seats", [[0.7] * 7, [9] * 7, [-2] * 7, [0, 1], [[0] * 7]])
+def test_bad_seats_of_the_whole_batch_are_one_clear_error(seats):
+    engine = VectorEngine(Rules.preset("partnership"), batch_size=7, seed=0)
+    with pytest.raises(ValueError, match="seats must"):
+        engine.observe(np.array(seats))
+
+
+def test_out_without_rows_is_refused_not_ignored():
+    engine = VectorEngine(Rules.preset("partnership"), batch_size=7, seed=0)
+    with pytest.raises(ValueError, match="out is written only when rows are given"):
+        engine.observe(out=np.zeros((7, O.OBS_SIZE), dtype=np.float32))
+
+
 def _held_cards(seat, part: str, suited: bool) -> list[int]:
     """Card ids in a seat's hand or foot (suited naturals when runs are played)."""
     counts, suits = getattr(seat, part), getattr(seat, f"{part}_suits")

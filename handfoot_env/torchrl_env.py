@@ -178,9 +178,9 @@ class HandFootTorchRLEnv(EnvBase):
             games, slots = np.nonzero(acting)
             observation = self._observations(seats, games, slots)
             # The mover's legal actions, all True for the others (their actions are ignored).
-            action_mask = np.ones((n_envs, n, A.NUM_ACTIONS), dtype=bool)
-            action_mask[games, slots] = legal[games]
-            action_mask = torch.from_numpy(action_mask)
+            mask_array = np.ones((n_envs, n, A.NUM_ACTIONS), dtype=bool)
+            mask_array[games, slots] = legal[games]
+            action_mask = torch.from_numpy(mask_array)
             self.full_action_spec[group, "action"].update_mask(action_mask.to(device))
             group_done = done_t[:, None].expand(n_envs, n, 1).clone()
             fields = {

@@ -2,11 +2,11 @@
 the guard that turns a foreign agent's faults into one clear line.
 
 The agent protocol (docs/benchmark.md): an object with ``act(observations, masks)``, where
-``observations`` is ``float32[B, 599]`` and ``masks`` is ``bool[B, 173]`` (one row per game
+``observations`` is ``float32[B, 655]`` and ``masks`` is ``bool[B, 187]`` (one row per game
 whose mover it plays), returning one legal action per row (integers, shape ``[B]``).  It may
 have ``name``, ``seed(int)`` (reseeded so that matches repeat) and ``supports(rules)``.  A
 factory may instead return a function of one observation, the AEC env's dict
-``{"observation": float32[599], "action_mask": int8[173]}``, returning one action: it is
+``{"observation": float32[655], "action_mask": int8[187]}``, returning one action: it is
 played through :class:`OneGameAgent`.
 
 ``py:my_agent.py:make`` calls ``make()`` from the file ``my_agent.py`` (its folder goes on

@@ -43,7 +43,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from handfoot_env.actions import DISCARD_SUITED, NUM_ACTIONS
+from handfoot_env.actions import DISCARD_SUITED, NUM_ACTIONS, NUM_ACTIONS_BY_VERSION, TAKE_ONTO_TABLE
 from handfoot_env.baselines.compiled import heuristic_actions
 from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS, NAMES, params_from_names
 from handfoot_env.cards import NUM_KINDS
@@ -55,6 +55,7 @@ from handfoot_env.observation import (
     MAX_OWNERS,
     MAX_SEATS,
     OBS_SIZE,
+    OBS_SIZE_BY_VERSION,
     OFFSETS,
     OWNER_FIELDS,
     OWNERS,
@@ -138,8 +139,12 @@ def compact_columns(rules: Rules) -> np.ndarray:
 
 def rule_actions(rules: Rules) -> np.ndarray:
     """The actions these rules can ever allow (the house actions only where runs or books of
-    2s are played): the legal-action inputs a network reads (``mask_actions``)."""
-    return np.arange(NUM_ACTIONS if (rules.runs or rules.books_of_twos) else DISCARD_SUITED)
+    2s are played, the variations' actions of layout version 2 only where a variation is
+    played): the legal-action inputs a network reads (``mask_actions``)."""
+    first = np.arange(NUM_ACTIONS_BY_VERSION[1] if (rules.runs or rules.books_of_twos) else DISCARD_SUITED)
+    if not rules.plays_variations:
+        return first
+    return np.concatenate([first, np.arange(TAKE_ONTO_TABLE, NUM_ACTIONS)])
 
 
 def features(
@@ -388,14 +393,23 @@ class Policy(nn.Module):
                 f"{path} knows {saved_actions} actions and this handfoot {NUM_ACTIONS}: it is from a newer one"
             )
         if data["version"] == 1:  # every column, separate networks, no clipping, fp32: as it played
+            # Files of version 1 read the whole observation of layout version 1 (599 numbers); the
+            # layout only grew by appending since, so those are its first 599 columns.
             width = int(state["mean"].shape[0]) - (saved_actions if data["advisor"] else 0)
-            if width != OBS_SIZE:
+            if width != OBS_SIZE_BY_VERSION[1]:
                 raise ValueError(
-                    f"{path} was trained on observations of {width} numbers and this handfoot's have "
-                    f"{OBS_SIZE} (the layout changed: README, 'The observation'); train it again"
+                    f"{path} was trained on observations of {width} numbers and this handfoot reads "
+                    f"files of version 1 with {OBS_SIZE_BY_VERSION[1]} (the layout changed: README, "
+                    "'The observation'); train it again"
                 )
-            shape = {"arch": data["arch"], "advisor": data["advisor"], "clip": 0.0, "precision": "fp32"}
-            state["columns"] = torch.arange(OBS_SIZE)
+            shape = {
+                "arch": data["arch"],
+                "advisor": data["advisor"],
+                "clip": 0.0,
+                "precision": "fp32",
+                "columns": list(range(width)),
+            }
+            state["columns"] = torch.arange(width)
         else:
             shape = {key: data[key] for key in SHAPE_KEYS if key in data}  # mask_actions came in 0.5 too
         state.setdefault("mask_actions", torch.zeros(0, dtype=torch.int64))

@@ -71,6 +71,13 @@ def load_tuned(path: str | Path | None = None, rules: Rules | None = None, name:
             f"and plays {playing.preset_name} with {playing.num_players} players here",
             stacklevel=2,
         )
+    elif isinstance(info.get("rules"), dict) and info["rules"] != playing.to_dict():  # files since 0.5
+        changed = sorted(k for k, v in playing.to_dict().items() if info["rules"].get(k) != v)
+        warnings.warn(
+            f"the tuned heuristic {path.name} was tuned on other rules of {tuned_for[0]} "
+            f"(they differ in {', '.join(changed)})",
+            stacklevel=2,
+        )
     return CompiledHeuristic(playing, params, name=name)
 
 

@@ -1,5 +1,5 @@
 """An agent that acts on one observation at a time, as a PettingZoo policy does: a function of
-the AEC env's observation (``{"observation": float32[599], "action_mask": int8[173]}``)
+the AEC env's observation (``{"observation": float32[655], "action_mask": int8[187]}``)
 returning one action.  The factory returns the function; handfoot plays it game by game.
 
     handfoot eval --team py:examples/one_game_agent.py:make --vs random

@@ -16,7 +16,7 @@ class RandomAgent:
     def seed(self, seed):  # the benchmark reseeds agents so that every match repeats
         self.rng = np.random.default_rng(seed)
 
-    def act(self, observations, masks):  # float32[B, 599], bool[B, 173] -> one legal action per row
+    def act(self, observations, masks):  # float32[B, 655], bool[B, 187] -> one legal action per row
         return np.array([self.rng.choice(np.flatnonzero(mask)) for mask in masks])
 
 

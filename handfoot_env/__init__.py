@@ -6,7 +6,9 @@ prepare_kernels()  # before numba loads: the kernels' cache follows their source
 
 from handfoot_env.rules import Rules
 
-__version__ = "0.4.0"  # the heuristic learned keep_wilds in 0.4.0 (the observation grew seat_known in 0.3.0)
+# 0.4.0: keep_wilds; 0.3.0: the observation grew seat_known.  The variations (layout version 2) are
+# to be 0.5.0: the version goes up with the regenerated leaderboard (its anchors name the version).
+__version__ = "0.4.0"
 __all__ = ["GYMNASIUM_ID", "Rules", "__version__", "env", "raw_env"]
 
 # gymnasium.make(GYMNASIUM_ID, preset="partnership", opponent="heuristic"): one game;

@@ -19,6 +19,14 @@ are always masked.  Ranks are the eleven naturals 4, 5, ..., K, A (rank index 0.
 | 167-170   | 4     | house: extend the run of suit s upward                               |
 | 171       | 1     | house: start a book of 2s (three 2s)                                 |
 | 172       | 1     | house: add a 2 to the book of 2s                                     |
+| 173       | 1     | take the pile by the table: its top card onto my side's unfinished group |
+| 174-175   | 2     | take the pile with one natural and a 2 / a joker                     |
+| 176-179   | 4     | start a wild book: three 2s / two 2s + a joker / a 2 + two jokers / three jokers |
+| 180-181   | 2     | add a 2 / a joker to the wild book                                   |
+| 182       | 1     | start a group of black threes (three of them)                        |
+| 183       | 1     | add a black three to the group of black threes                       |
+| 184       | 1     | ask my partner's permission to go out                                |
+| 185-186   | 2     | answer my partner's question: yes / no                               |
 
 Before the owner has opened, group actions *stage* cards (see docs/rules.md "Opening
 opening") instead of laying them down; the same actions serve both.
@@ -28,6 +36,12 @@ discards (83-126; suits clubs, diamonds, hearts, spades), and a natural that goe
 book leaves the hand from the suit the hand holds fewest cards of (the reference engine's
 ``_book_suit``), since the book actions name no suit.  One unfinished run per suit and
 one unfinished book of 2s per owner, as one unfinished book per rank.
+
+**Layout version 2** (0.5.0) appended the actions from 173 on, for the variations of
+docs/rules.md ("Variations"); the layout only ever grows by appending, so that an index
+keeps its meaning and a model trained on an older layout is padded to a newer one.  Layout
+version 1 (0.1-0.4) had the 173 actions 0-172.  While a permission question stands
+(``permission_to_go_out``) the partner is the player to move and only 185-186 are legal.
 """
 
 from __future__ import annotations
@@ -37,7 +51,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from handfoot_env.cards import KIND_NAMES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, SUIT_NAMES, natural_kind
+from handfoot_env.cards import JOKER, KIND_NAMES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, SUIT_NAMES, TWO, natural_kind
 
 RUN_STARTS = 9  # a run of three starts at 4 .. Q
 
@@ -54,11 +68,28 @@ EXTEND_RUN_DOWN = START_RUN + NUM_SUITS * RUN_STARTS  # 163
 EXTEND_RUN_UP = EXTEND_RUN_DOWN + NUM_SUITS  # 167
 START_TWOS_BOOK = EXTEND_RUN_UP + NUM_SUITS  # 171
 ADD_TWO_TO_TWOS_BOOK = START_TWOS_BOOK + 1  # 172
-NUM_ACTIONS = ADD_TWO_TO_TWOS_BOOK + 1  # 173
+# Layout version 2: the variations (appended; the indices above never change).
+TAKE_ONTO_TABLE = ADD_TWO_TO_TWOS_BOOK + 1  # 173
+TAKE_WITH_TWO = TAKE_ONTO_TABLE + 1  # 174: one natural and a 2
+TAKE_WITH_JOKER = TAKE_WITH_TWO + 1  # 175: one natural and a joker
+START_WILD_BOOK = TAKE_WITH_JOKER + 1  # 176-179, by WILD_BOOK_COMPOSITIONS
+ADD_TWO_TO_WILD_BOOK = START_WILD_BOOK + 4  # 180
+ADD_JOKER_TO_WILD_BOOK = ADD_TWO_TO_WILD_BOOK + 1  # 181
+START_THREES_GROUP = ADD_JOKER_TO_WILD_BOOK + 1  # 182
+ADD_BLACK_THREE = START_THREES_GROUP + 1  # 183
+ASK_TO_GO_OUT = ADD_BLACK_THREE + 1  # 184
+ANSWER_YES = ASK_TO_GO_OUT + 1  # 185
+ANSWER_NO = ANSWER_YES + 1  # 186
+NUM_ACTIONS = ANSWER_NO + 1  # 187
+LAYOUT_VERSION = 2
+NUM_ACTIONS_BY_VERSION = {1: 173, 2: NUM_ACTIONS}  # how many actions each layout version had
 
 # Compositions of a new group: (naturals, twos, jokers).
 COMPOSITIONS = ((3, 0, 0), (2, 1, 0), (2, 0, 1))
 COMPOSITION_NAMES = ("3 naturals", "2 naturals + a 2", "2 naturals + a joker")
+# Compositions of a new wild book: (twos, jokers).
+WILD_BOOK_COMPOSITIONS = ((3, 0), (2, 1), (1, 2), (0, 3))
+WILD_BOOK_COMPOSITION_NAMES = ("three 2s", "two 2s + a joker", "a 2 + two jokers", "three jokers")
 
 
 @dataclass(frozen=True)
@@ -67,13 +98,19 @@ class Action:
 
     kind: str
     rank: int = -1  # natural rank index 0..10 for group actions
-    composition: int = -1  # index into COMPOSITIONS for start_group
-    card: int = -1  # card kind for discard
+    composition: int = -1  # index into COMPOSITIONS (start_group) or WILD_BOOK_COMPOSITIONS (start_wild_book)
+    card: int = -1  # card kind for discard; the wild (TWO or JOKER) of take_with_wild
     suit: int = -1  # house actions
 
     @property
     def is_group_action(self) -> bool:
         return self.kind in ("start_group", "add_natural", "add_two", "add_joker")
+
+    @property
+    def is_meld(self) -> bool:
+        """An action that lays cards down (or stages them): groups, runs, books of 2s, wild
+        books and groups of black threes."""
+        return self.kind in MELD_KINDS
 
 
 ACTION_KINDS = (
@@ -90,7 +127,33 @@ ACTION_KINDS = (
     "extend_run_up",
     "start_twos_book",
     "add_two_to_twos_book",
+    "take_onto_table",
+    "take_with_wild",
+    "start_wild_book",
+    "add_to_wild_book",
+    "start_threes_group",
+    "add_black_three",
+    "ask_to_go_out",
+    "answer_yes",
+    "answer_no",
 )
+TAKES = ("take_pile", "take_onto_table", "take_with_wild")  # the draw actions that take the pile
+MELD_KINDS = (
+    "start_group",
+    "add_natural",
+    "add_two",
+    "add_joker",
+    "start_run",
+    "extend_run_down",
+    "extend_run_up",
+    "start_twos_book",
+    "add_two_to_twos_book",
+    "start_wild_book",
+    "add_to_wild_book",
+    "start_threes_group",
+    "add_black_three",
+)
+TAKE_ACTIONS = (TAKE_PILE, TAKE_ONTO_TABLE, TAKE_WITH_TWO, TAKE_WITH_JOKER)
 
 
 def decode(action: int) -> Action:
@@ -132,7 +195,23 @@ def decode(action: int) -> Action:
         return Action("extend_run_up", suit=a - EXTEND_RUN_UP)
     if a == START_TWOS_BOOK:
         return Action("start_twos_book")
-    return Action("add_two_to_twos_book")
+    if a == ADD_TWO_TO_TWOS_BOOK:
+        return Action("add_two_to_twos_book")
+    if a == TAKE_ONTO_TABLE:
+        return Action("take_onto_table")
+    if a in (TAKE_WITH_TWO, TAKE_WITH_JOKER):
+        return Action("take_with_wild", card=TWO if a == TAKE_WITH_TWO else JOKER)
+    if a < ADD_TWO_TO_WILD_BOOK:
+        return Action("start_wild_book", composition=a - START_WILD_BOOK)
+    if a < START_THREES_GROUP:
+        return Action("add_to_wild_book", card=TWO if a == ADD_TWO_TO_WILD_BOOK else JOKER)
+    if a == START_THREES_GROUP:
+        return Action("start_threes_group")
+    if a == ADD_BLACK_THREE:
+        return Action("add_black_three")
+    if a == ASK_TO_GO_OUT:
+        return Action("ask_to_go_out")
+    return Action("answer_yes" if a == ANSWER_YES else "answer_no")
 
 
 def action_index(action) -> int:
@@ -188,6 +267,19 @@ def extend_run_up(suit: int) -> int:
     return EXTEND_RUN_UP + suit
 
 
+def take_with_wild(wild: int) -> int:
+    """Take the pile with one natural and the wild ``wild`` (TWO or JOKER)."""
+    return TAKE_WITH_TWO if wild == TWO else TAKE_WITH_JOKER
+
+
+def start_wild_book(composition: int) -> int:
+    return START_WILD_BOOK + composition
+
+
+def add_to_wild_book(wild: int) -> int:
+    return ADD_TWO_TO_WILD_BOOK if wild == TWO else ADD_JOKER_TO_WILD_BOOK
+
+
 def describe(action: int, rules=None) -> str:
     """Human-readable name of an action, e.g. ``start group of K (2 naturals + a joker)``;
     with ``rules`` the take is named as those rules play it."""
@@ -222,7 +314,25 @@ def describe(action: int, rules=None) -> str:
         return f"extend the run of {SUIT_NAMES[act.suit]} {act.kind.rsplit('_', 1)[1]}ward"
     if act.kind == "start_twos_book":
         return "start a book of 2s"
-    return "add a 2 to the book of 2s"
+    if act.kind == "add_two_to_twos_book":
+        return "add a 2 to the book of 2s"
+    if act.kind == "take_onto_table":
+        return "take the discard pile by the table (its top card onto your group)"
+    if act.kind == "take_with_wild":
+        return f"take the discard pile with a natural and a {'2' if act.card == TWO else 'joker'}"
+    if act.kind == "start_wild_book":
+        return f"start a wild book ({WILD_BOOK_COMPOSITION_NAMES[act.composition]})"
+    if act.kind == "add_to_wild_book":
+        return f"add a {'2' if act.card == TWO else 'joker'} to the wild book"
+    if act.kind == "start_threes_group":
+        return "start a group of black threes"
+    if act.kind == "add_black_three":
+        return "add a black three to the group of black threes"
+    if act.kind == "ask_to_go_out":
+        return "ask your partner: may I go out?"
+    if act.kind == "answer_yes":
+        return "answer your partner: yes, you may go out"
+    return "answer your partner: no, not this turn"
 
 
 def layout_table() -> list[tuple[str, int, str]]:
@@ -240,6 +350,14 @@ def layout_table() -> list[tuple[str, int, str]]:
         (EXTEND_RUN_DOWN, EXTEND_RUN_UP, "house: extend the run of suit s downward"),
         (EXTEND_RUN_UP, START_TWOS_BOOK, "house: extend the run of suit s upward"),
         (START_TWOS_BOOK, START_TWOS_BOOK + 1, "house: start a book of 2s"),
-        (ADD_TWO_TO_TWOS_BOOK, NUM_ACTIONS, "house: add a 2 to the book of 2s"),
+        (ADD_TWO_TO_TWOS_BOOK, TAKE_ONTO_TABLE, "house: add a 2 to the book of 2s"),
+        (TAKE_ONTO_TABLE, TAKE_WITH_TWO, "take the pile by the table: its top card onto your side's group"),
+        (TAKE_WITH_TWO, START_WILD_BOOK, "take the pile with one natural and a 2 / a joker"),
+        (START_WILD_BOOK, ADD_TWO_TO_WILD_BOOK, "start a wild book: 2s + jokers 3+0 / 2+1 / 1+2 / 0+3"),
+        (ADD_TWO_TO_WILD_BOOK, START_THREES_GROUP, "add a 2 / a joker to the wild book"),
+        (START_THREES_GROUP, ADD_BLACK_THREE, "start a group of black threes"),
+        (ADD_BLACK_THREE, ASK_TO_GO_OUT, "add a black three to the group of black threes"),
+        (ASK_TO_GO_OUT, ANSWER_YES, "ask the partner's permission to go out"),
+        (ANSWER_YES, NUM_ACTIONS, "answer the partner's question: yes / no"),
     ]
     return [(f"{lo}" if hi - lo == 1 else f"{lo}-{hi - 1}", hi - lo, text) for lo, hi, text in rows]

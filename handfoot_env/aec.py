@@ -3,13 +3,13 @@
 
 | Import             | `from handfoot_env import handfoot_v0` (`handfoot_v0.env()`, `handfoot_v0.raw_env()`) |
 |--------------------|---------------------------------------------------------------------|
-| Actions            | Discrete(173), masked                                               |
+| Actions            | Discrete(187), masked                                               |
 | Parallel API       | No (turn-based: one agent acts at a time)                           |
 | Manual control     | `handfoot play` (terminal)                                          |
-| Agents             | `agents = ['player_0', ...]` (classic 2-6; partnership 4; house 2 or 4) |
+| Agents             | `agents = ['player_0', ...]` (classic 2-6; partnership 4 or 6; house 2 or 4) |
 | Action shape       | (1,)                                                                |
-| Action values      | 0 .. 172                                                            |
-| Observation shape  | {"observation": (599,) float32 in [-1000, 1000], "action_mask": (173,) int8} |
+| Action values      | 0 .. 186                                                            |
+| Observation shape  | {"observation": (655,) float32 in [-1000, 1000], "action_mask": (187,) int8} |
 
 Hand and Foot is a Canasta-family card game: every player has a hand and a foot, builds
 groups of one rank, and scores big for seven-card books.  The rules are written out in
@@ -41,6 +41,11 @@ then a discard.  `agent_selection` is always the
 player to move.  The env runs on the vector engine with a batch of one, so the env and
 the engines cannot disagree.
 
+With the variation `permission_to_go_out` (`Rules(..., permission_to_go_out=True)`), a
+player on its foot may ask its partner "may I go out?" (action 184).  While the question
+stands the partner is `agent_selection`, its mask allows only the answers (185 yes, 186 no),
+and both see the question in their observation (`question`); then the asker acts again.
+
 ## Action space
 
 The layout of `handfoot_env/actions.py` (`handfoot actions` prints it):
@@ -60,8 +65,17 @@ The layout of `handfoot_env/actions.py` (`handfoot actions` prints it):
 | 167-170 | 4 | house: extend the run of suit s upward |
 | 171 | 1 | house: start a book of 2s (three 2s) |
 | 172 | 1 | house: add a 2 to the book of 2s |
+| 173 | 1 | variation: take the pile by the table (its top card onto your side's group) |
+| 174-175 | 2 | variation: take the pile with one natural and a 2 / a joker |
+| 176-179 | 4 | variation: start a wild book (2s + jokers: 3+0 / 2+1 / 1+2 / 0+3) |
+| 180-181 | 2 | variation: add a 2 / a joker to the wild book |
+| 182 | 1 | variation: start a group of black threes |
+| 183 | 1 | variation: add a black three to the group of black threes |
+| 184 | 1 | variation: ask the partner's permission to go out |
+| 185-186 | 2 | variation: answer the partner's question, yes / no |
 
-Actions a preset does not use are always masked.
+Actions a preset does not use are always masked; 173-186 (layout version 2) serve the
+variations of [docs/rules.md](../docs/rules.md) and are masked under every preset.
 
 An illegal action raises `IllegalActionError` naming the action and the reason; the state
 is left untouched.  With `illegal_action="terminate"` the env follows PettingZoo's
@@ -93,6 +107,10 @@ know — never another hand, a foot's cards, or the stock order:
 | pile_take_window | 429-443 | 15 | the cards a take would bring |
 | game | 444-454 | 11 | phase draw/play, deal, deals, stock, my minimum / 100, books needed, partnership, players, opened |
 | house | 455-598 | 144 | house only (zero elsewhere): my naturals by suit (44), the top discard's suit (4), my staged runs (4 x length, low) and book of 2s, each side's unfinished runs and book of 2s (6 x 9), the rule flags (4) |
+| question | 599-603 | 5 | variation: a permission question stands, I asked it, my partner asked it (I answer), granted this turn, refused this turn |
+| variation_rules | 604-615 | 12 | variation rule flags: wild books, wild book to go out, wild book bonus / 1000, black-three groups, book of 7s to go out (any / clean / dirty), take by the table, take with a natural and a wild, a wild freezes the pile, partner on the foot first, permission |
+| variation_sides | 616-651 | 6 x 6 | per side: unfinished wild book (2s, jokers), wild books, unfinished group of black threes, books of 7s (clean, dirty) |
+| variation_staged | 652-654 | 3 | my staged wild book (2s, jokers) and group of black threes |
 
 `action_mask` is int8, 1 exactly for the legal actions of the agent to move.
 
@@ -112,6 +130,10 @@ everything random in the env (the deal, and the action spaces' samples).
 * v0: classic and partnership; then house, with the action and observation layouts unchanged
   in size (house fills room they had reserved); then finite observation bounds, fixed-size
   infos, `illegal_action`, `rgb_array` rendering and the versioned module `handfoot_v0`.
+* layout version 2 (0.5.0): every variation of the rules documents (docs/rules.md,
+  "Variations"); the action space grew by appending from 173 to 187 actions and the
+  observation from 599 to 655 numbers (an index keeps its meaning); the permission question
+  makes the asked partner `agent_selection`; six players in three teams.
 """
 
 from __future__ import annotations
@@ -275,7 +297,7 @@ class raw_env(AECEnv):
     def _refresh(self) -> None:
         """Mover, mask and infos from the engine's state (infos hold no per-step lists)."""
         state = self.engine.states[0]
-        self.agent_selection = self.possible_agents[int(state["current"])]
+        self.agent_selection = self.possible_agents[int(self.engine.current_player[0])]  # the asked partner too
         self._mask[:] = self.engine.legal_mask()[0]
         scores = state["totals"][: self.rules.num_owners].tolist()  # Python ints
         deal = int(state["deal"]) + 1

@@ -3,8 +3,8 @@
     import gymnasium, handfoot_env
     envs = gymnasium.make_vec("handfoot/HandFoot-v0", num_envs=1024, vectorization_mode="vector_entry_point",
                               preset="partnership", opponent="random")
-    observations, infos = envs.reset(seed=0)             # float32 [N, 599]
-    masks = infos["action_mask"]                          # int8 [N, 173]: 1 exactly for the legal actions
+    observations, infos = envs.reset(seed=0)             # float32 [N, 655]
+    masks = infos["action_mask"]                          # int8 [N, 187]: 1 exactly for the legal actions
     observations, rewards, terminated, truncated, infos = envs.step(actions)
 
 Each of the N sub-environments is one game, with the semantics of the single-game env
@@ -58,7 +58,7 @@ MASK_ONLY_BASELINES = ("random", "greedy")
 
 
 class LegalMultiDiscrete(spaces.MultiDiscrete):
-    """``MultiDiscrete([173] * N)`` whose ``sample()`` without a mask draws a legal action in each
+    """``MultiDiscrete([187] * N)`` whose ``sample()`` without a mask draws a legal action in each
     env (action 0 where a game has just ended): tools that step with samples step legally."""
 
     def __init__(self, env: HandFootVectorEnv, seed: int | None = None):
@@ -257,7 +257,7 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
         return observations, rewards.astype(np.float64), terminated, np.zeros(n, dtype=bool), infos
 
     def action_masks(self) -> np.ndarray:
-        """``[N, 173]`` booleans: the learner's legal actions in each env (none where a game just ended)."""
+        """``[N, 187]`` booleans: the learner's legal actions in each env (none where a game just ended)."""
         masks = self._masks.copy()
         masks[self._reset_pending | self._ended_by_illegal] = False
         return masks

@@ -24,7 +24,11 @@ Counts are raw numbers of cards; points are in hundreds; running totals in thous
 | pile_counts      | 15     | the whole pile, count per kind                                         |
 | pile_take_window | 15     | the cards a take would bring to the hand, count per kind               |
 | game             | 11     | phase draw, phase play, deal index, deals in the game, stock size, my minimum / 100, clean books needed, dirty books needed, partnership, players, my side has opened |
-| house            | 144    | only rules with runs or books of 2s (``house``) fill it; zero elsewhere: |
+| house            | 144    | only rules with runs or books of 2s (``house``) fill it; zero elsewhere: see below |
+| question         | 5      | permission to go out: a question stands, I asked it, my partner asked it (I answer), granted this turn, refused this turn |
+| variation_rules  | 12     | the rules: wild books, a wild book to go out, wild book bonus / 1000, black-three groups, a book of 7s to go out (any, clean, dirty: one-hot), take by the table, take with a natural and a wild, a wild freezes the pile, partner on the foot first, permission to go out |
+| variation_sides  | 6 x 6  | per owner slot: its unfinished wild book (2s, jokers), its wild books, its unfinished group of black threes, its books of 7s (clean, dirty) |
+| variation_staged | 3      | my staged wild book (2s, jokers), my staged group of black threes |
 
 The ``house`` block (offsets from ``HOUSE``); in ``house`` "clean books" above are red
 canastas (clean books, books of 2s, runs) and "dirty books" black canastas:
@@ -38,6 +42,12 @@ canastas (clean books, books of 2s, runs) and "dirty books" black canastas:
 | 57-110  | 6 x 9 | per owner slot: unfinished run per suit (length, low rank index), then cards in its unfinished book of 2s |
 | 111-114 | 4     | the rules: runs, books of 2s, one card plus the top discard, frozen six-card melds |
 | 115-143 | 29    | spare (zero)                                                                  |
+
+**Layout version 2** (0.5.0) appended the fields from ``question`` on (the variations of
+docs/rules.md); an index never changes its meaning, so a model of layout version 1 (the 599
+numbers 0-598) reads a version 2 observation by its old columns.  Positions under the presets
+leave the appended fields zero, except the rule flags of the variations they do not use
+(also zero).
 """
 
 from __future__ import annotations
@@ -53,6 +63,11 @@ OWNER_FIELDS = OWNER_HEADER + GROUP_FIELDS
 GAME_FIELDS = 11
 HOUSE_FIELDS = 144
 HOUSE_OWNER_FIELDS = 9
+QUESTION_FIELDS = 5
+VARIATION_RULE_FIELDS = 12
+VARIATION_SIDE_FIELDS = 6
+LAYOUT_VERSION = 2
+OBS_SIZE_BY_VERSION = {1: 599}  # and the current version's: OBS_SIZE
 
 FIELDS: tuple[tuple[str, int], ...] = (
     ("hand", NUM_KINDS),
@@ -68,6 +83,11 @@ FIELDS: tuple[tuple[str, int], ...] = (
     ("pile_take_window", NUM_KINDS),
     ("game", GAME_FIELDS),
     ("house", HOUSE_FIELDS),
+    # layout version 2: the variations
+    ("question", QUESTION_FIELDS),
+    ("variation_rules", VARIATION_RULE_FIELDS),
+    ("variation_sides", MAX_OWNERS * VARIATION_SIDE_FIELDS),
+    ("variation_staged", 3),
 )
 
 # Every value lies within these bounds: counts are at most the cards of 12 decks (648),
@@ -81,6 +101,7 @@ for _name, _size in FIELDS:
     OFFSETS[_name] = _offset
     _offset += _size
 OBS_SIZE = _offset
+OBS_SIZE_BY_VERSION[LAYOUT_VERSION] = OBS_SIZE
 
 HAND = OFFSETS["hand"]
 STAGED = OFFSETS["staged"]
@@ -143,6 +164,35 @@ HOUSE_OWNER_RUNS, HOUSE_OWNER_TWOS = 0, 8
 # The house rule flags (indices into the observation):
 HOUSE_RULE_RUNS, HOUSE_RULE_TWOS_BOOKS, HOUSE_RULE_ONE_PLUS_DISCARD, HOUSE_RULE_FROZEN = range(
     HOUSE_RULES, HOUSE_RULES + 4
+)
+# The permission question (indices into the observation):
+QUESTION = OFFSETS["question"]
+QUESTION_STANDS, QUESTION_MINE, QUESTION_PARTNERS, QUESTION_GRANTED, QUESTION_REFUSED = range(
+    QUESTION, QUESTION + QUESTION_FIELDS
+)
+# The variations' rule flags (indices into the observation):
+(
+    RULE_WILD_BOOKS,
+    RULE_WILD_BOOK_TO_GO_OUT,
+    RULE_WILD_BOOK_BONUS,  # / 1000
+    RULE_BLACK_THREE_BOOKS,
+    RULE_SEVENS_ANY,
+    RULE_SEVENS_CLEAN,
+    RULE_SEVENS_DIRTY,
+    RULE_TAKE_ONTO_TABLE,
+    RULE_TAKE_WITH_WILD,
+    RULE_WILD_FREEZES_PILE,
+    RULE_PARTNER_FOOT_FIRST,
+    RULE_PERMISSION,
+) = range(OFFSETS["variation_rules"], OFFSETS["variation_rules"] + VARIATION_RULE_FIELDS)
+# One variation side slot (offsets from VARIATION_SIDES + slot * VARIATION_SIDE_FIELDS):
+VARIATION_SIDES = OFFSETS["variation_sides"]
+SIDE_WILD_TWOS, SIDE_WILD_JOKERS, SIDE_WILD_BOOKS, SIDE_THREES, SIDE_SEVENS_CLEAN, SIDE_SEVENS_DIRTY = range(
+    VARIATION_SIDE_FIELDS
+)
+# My staged wild book and group of black threes (indices into the observation):
+STAGED_WILD_TWOS, STAGED_WILD_JOKERS, STAGED_THREES = range(
+    OFFSETS["variation_staged"], OFFSETS["variation_staged"] + 3
 )
 
 
@@ -292,6 +342,47 @@ class ObservationView:
     @property
     def num_owners(self) -> int:
         return self.num_players // 2 if self.partnership else self.num_players
+
+    # ---------------------------------------------------------------- the variations
+    @property
+    def question_stands(self) -> bool:
+        """A player asked its partner "may I go out?" and the partner has not answered yet."""
+        return bool(self.obs[QUESTION_STANDS])
+
+    @property
+    def asked_by_partner(self) -> bool:
+        """My partner asked me: I am to answer."""
+        return bool(self.obs[QUESTION_PARTNERS])
+
+    @property
+    def permission(self) -> str:
+        """This turn's question: ``not asked``, ``asked``, ``granted`` or ``refused``."""
+        if self.obs[QUESTION_STANDS]:
+            return "asked"
+        if self.obs[QUESTION_GRANTED]:
+            return "granted"
+        return "refused" if self.obs[QUESTION_REFUSED] else "not asked"
+
+    def rule(self, index: int) -> bool:
+        """A variation's rule flag, by its index (``RULE_WILD_BOOKS``...)."""
+        return bool(self.obs[index])
+
+    def wild_book(self, slot: int):
+        """(2s, jokers) of the unfinished wild book of owner slot ``slot``."""
+        base = VARIATION_SIDES + slot * VARIATION_SIDE_FIELDS
+        return self.obs[base + SIDE_WILD_TWOS : base + SIDE_WILD_JOKERS + 1]
+
+    def wild_books(self, slot: int) -> int:
+        return int(self.obs[VARIATION_SIDES + slot * VARIATION_SIDE_FIELDS + SIDE_WILD_BOOKS])
+
+    def threes(self, slot: int) -> int:
+        """Cards in the unfinished group of black threes of owner slot ``slot``."""
+        return int(self.obs[VARIATION_SIDES + slot * VARIATION_SIDE_FIELDS + SIDE_THREES])
+
+    def sevens_books(self, slot: int) -> tuple[int, int]:
+        """(clean, dirty) books of 7s of owner slot ``slot``."""
+        base = VARIATION_SIDES + slot * VARIATION_SIDE_FIELDS
+        return int(self.obs[base + SIDE_SEVENS_CLEAN]), int(self.obs[base + SIDE_SEVENS_DIRTY])
 
     def next_side_slot(self) -> int:
         """Owner slot of the next player to move after me."""

@@ -66,7 +66,7 @@ def view_of_game(game, seat: int | None = None) -> TableView:
     seat = game.current if seat is None else seat
     sides = []
     for owner, side in enumerate(game.sides):
-        clean, dirty = count_books(side.groups, rules.book_size)
+        clean, dirty = count_books(side.groups, rules.book_size)[:2]
         groups = [g for g in side.groups if isinstance(g, Group)]
         unfinished = [g for g in side.groups if g.size < rules.book_size]
         sides.append(
@@ -114,7 +114,7 @@ def view_of_vector(engine, b: int = 0, seat: int | None = None) -> TableView:
 
     rules = engine.rules
     s = engine.states[b]
-    seat = int(s["current"]) if seat is None else seat
+    seat = int(engine.current_player[b]) if seat is None else seat  # the asked partner while a question stands
     sides = []
     for owner in range(rules.num_owners):
         unfinished = [

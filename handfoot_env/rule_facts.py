@@ -21,6 +21,9 @@ CARD_VALUES = np.array(KIND_VALUES, dtype=np.int64)  # the points of a card of e
 
 # wild_limit codes (Rules.wild_limit, in the order of rules.WILD_LIMITS)
 MAJORITY, BY_SIZE, FOUR_NATURALS = 0, 1, 2
+# sevens_book_to_go_out codes (in the order of rules.SEVENS_BOOKS)
+SEVENS_NO, SEVENS_ANY, SEVENS_CLEAN, SEVENS_DIRTY = 0, 1, 2, 3
+SEVEN_RANK = 3  # the rank index of the 7s (4 is 0)
 
 
 @njit(cache=True)
@@ -44,9 +47,21 @@ def opening_minimum(rules, deal, running_total):
 
 
 @njit(cache=True)
-def meets_book_requirement(rules, deal, clean, dirty):
-    """Whether an owner with these books may go out in ``deal``."""
-    return clean >= rules.books_to_go_out[deal, 0] and dirty >= rules.books_to_go_out[deal, 1]
+def meets_book_requirement(rules, deal, clean, dirty, wild, sevens_clean, sevens_dirty):
+    """Whether an owner with these books may go out in ``deal`` (docs/rules.md "The foot and
+    going out", "Variations"): the clean and dirty books of the deal, and where the rules ask
+    for them a wild book and a book of 7s (``sevens_clean``/``sevens_dirty``: its books of 7s)."""
+    if clean < rules.books_to_go_out[deal, 0] or dirty < rules.books_to_go_out[deal, 1]:
+        return False
+    if rules.wild_book_to_go_out and wild < 1:
+        return False
+    if rules.sevens_book_to_go_out == SEVENS_ANY:
+        return sevens_clean + sevens_dirty >= 1
+    if rules.sevens_book_to_go_out == SEVENS_CLEAN:
+        return sevens_clean >= 1
+    if rules.sevens_book_to_go_out == SEVENS_DIRTY:
+        return sevens_dirty >= 1
+    return True
 
 
 @njit(cache=True)
@@ -64,9 +79,10 @@ def wilds_allowed(rules, naturals, wilds):
 
 
 @njit(cache=True)
-def book_bonus(rules, clean, dirty):
-    """The bonus for ``clean`` clean and ``dirty`` dirty books (house: red and black canastas)."""
-    return clean * rules.clean_book_bonus + dirty * rules.dirty_book_bonus
+def book_bonus(rules, clean, dirty, wild):
+    """The bonus for ``clean`` clean, ``dirty`` dirty and ``wild`` wild books (house: red and
+    black canastas)."""
+    return clean * rules.clean_book_bonus + dirty * rules.dirty_book_bonus + wild * rules.wild_book_bonus
 
 
 @njit(cache=True)
@@ -86,12 +102,12 @@ def held_penalty(rules, cards):
 
 
 @njit(cache=True)
-def deal_score(rules, melded, clean, dirty, red_threes, opened, went_out, held):
+def deal_score(rules, melded, clean, dirty, wild, red_threes, opened, went_out, held):
     """An owner's score for a deal (docs/rules.md "Scoring"): the card values of its melds,
     book bonuses, its red threes (a penalty for a team that never opened, in partnership),
     the going-out bonus, less ``held`` (what its members' cards still held cost)."""
     per_red_three = -rules.red_three_bonus if rules.red_three_unopened_penalty and not opened else rules.red_three_bonus
-    score = melded + book_bonus(rules, clean, dirty) + red_threes * per_red_three - held
+    score = melded + book_bonus(rules, clean, dirty, wild) + red_threes * per_red_three - held
     if went_out:
         score += rules.going_out_bonus
     return score

@@ -5,7 +5,8 @@ here, so that nothing else in the project hard-codes a rule number.  Comments na
 section of ``docs/rules.md`` ("Opening", "`house`"...) that says each preset value.  Presets:
 
 * ``classic``      2-6 players, each alone, players + 1 decks, 11/11.
-* ``partnership``  4 players in two teams (seats 0+2, 1+3), 5 decks, 11/11.
+* ``partnership``  4 players in two teams (seats 0+2, 1+3), 5 decks, 11/11; or 6 players in
+                   three teams (seats 0+3, 1+4, 2+5), 6 decks.
 * ``house``        2 alone or 4 in teams, 5 decks, 13/13, runs, red and black canastas,
                    books of 2s, one card plus the top discard, games to 20,000.
 
@@ -27,6 +28,7 @@ from handfoot_env import rule_facts
 from handfoot_env.cards import CARDS_PER_DECK
 
 WILD_LIMITS = ("majority", "by_size", "four_naturals")
+SEVENS_BOOKS = ("no", "any", "clean", "dirty")  # sevens_book_to_go_out: which book of 7s going out needs
 PRESET_NAMES = ("classic", "partnership", "house")
 
 # Capacity: the largest table any rules may ask for (validation refuses more; the vector
@@ -45,7 +47,9 @@ class Rules:
 
     # --- players and cards -------------------------------------------------------------
     num_players: int = 2
-    partnerships: bool = False  # partners opposite (seats 0+2, 1+3) share groups and score
+    # Partners share groups and score: with 4 players seats 0+2 and 1+3, with 6 (the variation
+    # "six players in three teams") seats 0+3, 1+4 and 2+5 -- a seat's partner sits num_owners on.
+    partnerships: bool = False
     # None (the default): one more deck than players, filled in at once (__post_init__), so
     # that a built Rules always holds an int here.
     num_decks: int = None  # type: ignore[assignment]
@@ -70,6 +74,12 @@ class Rules:
     pile_min_size: int = 7  # classic: the pile must hold at least 7 cards to be taken
     take_requires_opened: bool = True  # classic: the taker must have opened this deal
     staging_before_draw: bool = False  # partnership: staging may precede the take ("Opening")
+    # Variations of the take ("Variations"): the top card onto an unfinished group of the side's
+    # table with no pair; with one natural and one wild; a pile that holds a wild card is frozen
+    # (only a natural pair takes it).
+    take_onto_table: bool = False
+    take_with_natural_and_wild: bool = False
+    wild_freezes_pile: bool = False
 
     # --- melds ---------------------------------------------------------------------------
     book_size: int = 7
@@ -77,9 +87,10 @@ class Rules:
     wild_limit: str = "majority"  # "majority" | "by_size" | "four_naturals" ("Variations")
     clean_book_bonus: int = 500
     dirty_book_bonus: int = 300
-    wild_books: bool = False  # variation: a book of 7 wilds
+    wild_books: bool = False  # variation: groups of wilds only, a wild book at book_size cards
     wild_book_bonus: int = 1500
     wild_book_to_go_out: bool = False  # variation: a wild book is needed to go out
+    black_three_books: bool = False  # variation: black threes form groups (books) of their own
     runs: bool = False  # house: runs of one suit within 4..A
     books_of_twos: bool = False  # house: a book of 2s (no joker)
     frozen_six: bool = False  # house: a 6-card meld cannot take the top discard
@@ -98,6 +109,9 @@ class Rules:
     books_to_go_out: tuple[tuple[int, int], ...] = ((1, 1),) * 4
     going_out_bonus: int = 100
     go_out_by_meld: bool = True  # False: "you must finish with a discard"
+    sevens_book_to_go_out: str = "no"  # variation: "any", "clean" or "dirty" book of 7s also needed
+    partner_foot_first: bool = False  # partnerships: go out only once the partner is on its foot
+    permission_to_go_out: bool = False  # partnerships: ask the partner "may I go out?" first
 
     def __post_init__(self) -> None:
         _require_int(self, "num_players", 2, MAX_PLAYERS)
@@ -115,6 +129,8 @@ class Rules:
         _check_field_names(overrides)
         if name == "house" and overrides.get("num_players") == 4 and "partnerships" not in overrides:
             fields["partnerships"] = True  # house is 2 alone or 4 in two teams
+        if name == "partnership" and overrides.get("num_players") == 6 and "num_decks" not in overrides:
+            fields["num_decks"] = 6  # six players in three teams play six decks ("Variations")
         fields.update(overrides)
         return cls(preset_name=name, **fields)
 
@@ -166,6 +182,10 @@ class Rules:
             return tuple(range(owner, self.num_players, self.num_owners))
         return (owner,)
 
+    def partner_of(self, seat: int) -> int:
+        """A seat's partner (partnerships): the seat ``num_owners`` further on."""
+        return (seat + self.num_owners) % self.num_players
+
     @property
     def takes_with_a_pair(self) -> bool:
         """Whether the pile is taken with a pair of its top card (``classic``, ``partnership``;
@@ -187,9 +207,10 @@ class Rules:
         """Whether a group of one natural rank may hold this many naturals and wilds."""
         return bool(rule_facts.wilds_allowed(self.kernel[0], naturals, wilds))
 
-    def book_bonus(self, clean: int, dirty: int) -> int:
-        """The bonus for ``clean`` clean and ``dirty`` dirty books (house: red and black canastas)."""
-        return int(rule_facts.book_bonus(self.kernel[0], clean, dirty))
+    def book_bonus(self, clean: int, dirty: int, wild: int = 0) -> int:
+        """The bonus for ``clean`` clean, ``dirty`` dirty and ``wild`` wild books (house: red and
+        black canastas)."""
+        return int(rule_facts.book_bonus(self.kernel[0], clean, dirty, wild))
 
     def held_penalty(self, cards: Sequence[int]) -> int:
         """What ``cards`` (counts per kind) left in a hand or an unplayed foot cost at the end of
@@ -199,10 +220,20 @@ class Rules:
         return int(rule_facts.held_penalty.py_func(self, cards))
 
     def deal_score(
-        self, melded: int, clean: int, dirty: int, red_threes: int, opened: bool, went_out: bool, held: int
+        self,
+        melded: int,
+        clean: int,
+        dirty: int,
+        red_threes: int,
+        opened: bool,
+        went_out: bool,
+        held: int,
+        wild: int = 0,
     ) -> int:
         """An owner's deal score from its parts (see ``rule_facts.deal_score``)."""
-        return int(rule_facts.deal_score(self.kernel[0], melded, clean, dirty, red_threes, opened, went_out, held))
+        return int(
+            rule_facts.deal_score(self.kernel[0], melded, clean, dirty, wild, red_threes, opened, went_out, held)
+        )
 
     # -- the rules as the vector engine's kernels read them -----------------------------
     @cached_property
@@ -227,6 +258,22 @@ class Rules:
         for name in KERNEL_DERIVED:
             row[name] = getattr(self, name)
         return record
+
+    @property
+    def plays_variations(self) -> bool:
+        """Whether these rules play any of the variations the observation's fields of layout
+        version 2 describe (their rules, the permission question, wild books, groups of black
+        threes, books of 7s to go out); under the presets those fields are all zero."""
+        return bool(
+            self.wild_books
+            or self.black_three_books
+            or self.sevens_book_to_go_out != "no"
+            or self.take_onto_table
+            or self.take_with_natural_and_wild
+            or self.wild_freezes_pile
+            or self.partner_foot_first
+            or self.permission_to_go_out
+        )
 
     @property
     def num_score_steps(self) -> int:
@@ -287,6 +334,7 @@ _FIELD_NAMES = {f.name for f in dataclasses.fields(Rules)}
 KERNEL_CHOICES: dict[str, tuple[str, ...]] = {  # a string field: its index among the choices
     "preset_name": PRESET_NAMES,
     "wild_limit": WILD_LIMITS,  # rule_facts.MAJORITY, BY_SIZE, FOUR_NATURALS
+    "sevens_book_to_go_out": SEVENS_BOOKS,  # rule_facts.SEVENS_NO, SEVENS_ANY, SEVENS_CLEAN, SEVENS_DIRTY
 }
 KERNEL_NONE = {  # what None means to the kernels, for a number that may be None
     "pile_take_count": -1,  # the whole pile
@@ -297,7 +345,7 @@ KERNEL_TABLES = {  # a tuple field: a fixed-size table, its rows first, zeros af
     "books_to_go_out": (MAX_DEALS, 2),  # (clean, dirty) books to go out, per deal
     "minimums_by_score": (MAX_SCORE_STEPS, 2),  # (threshold, minimum) rows; None: no rows
 }
-KERNEL_DERIVED = ("num_owners", "total_cards", "num_score_steps")  # properties of Rules
+KERNEL_DERIVED = ("num_owners", "total_cards", "num_score_steps", "plays_variations")  # properties of Rules
 KERNEL_RULES = np.dtype(
     [(f.name, np.int64, KERNEL_TABLES.get(f.name, ())) for f in dataclasses.fields(Rules)]
     + [(name, np.int64) for name in KERNEL_DERIVED],
@@ -342,6 +390,12 @@ def _validate(rules: Rules) -> None:
         "staging_before_draw",
         "wild_books",
         "wild_book_to_go_out",
+        "black_three_books",
+        "take_onto_table",
+        "take_with_natural_and_wild",
+        "wild_freezes_pile",
+        "partner_foot_first",
+        "permission_to_go_out",
         "runs",
         "books_of_twos",
         "frozen_six",
@@ -352,8 +406,11 @@ def _validate(rules: Rules) -> None:
         if not isinstance(getattr(rules, name), bool):
             _fail(name, f"must be true or false, got {getattr(rules, name)!r}")
     _require_int(rules, "num_players", 2, MAX_PLAYERS)
-    if rules.partnerships and rules.num_players != 4:
-        _fail("num_players", f"partnerships are played by exactly 4 players, got {rules.num_players}")
+    if rules.partnerships and rules.num_players not in (4, 6):
+        _fail(
+            "num_players",
+            f"partnerships are played by 4 players in two teams or 6 in three teams, got {rules.num_players}",
+        )
     if rules.preset_name == "house" and (rules.num_players, rules.partnerships) not in ((2, False), (4, True)):
         _fail(
             "num_players",
@@ -380,6 +437,11 @@ def _validate(rules: Rules) -> None:
         _require_int(rules, name, 0, 100_000)
     if rules.wild_limit not in WILD_LIMITS:
         _fail("wild_limit", f"must be one of {', '.join(WILD_LIMITS)}, got {rules.wild_limit!r}")
+    if rules.sevens_book_to_go_out not in SEVENS_BOOKS:
+        _fail(
+            "sevens_book_to_go_out",
+            f"must be one of {', '.join(SEVENS_BOOKS)}, got {rules.sevens_book_to_go_out!r}",
+        )
     take = rules.pile_take_count
     if take is not None and (isinstance(take, bool) or not isinstance(take, int) or take < 0 or take > 50):
         _fail("pile_take_count", f"must be 0 (no taking), a count from 1 to 50, or None (whole pile), got {take!r}")
@@ -459,14 +521,23 @@ def _validate(rules: Rules) -> None:
         _fail("wild_books", "cannot be combined with books_of_twos")
     if rules.wild_book_to_go_out and not rules.wild_books:
         _fail("wild_book_to_go_out", "needs wild_books=True")
+    for name in ("partner_foot_first", "permission_to_go_out"):
+        if getattr(rules, name) and not rules.partnerships:
+            _fail(name, "is a rule between partners: it needs partnerships=True")
+    for name in ("take_onto_table", "take_with_natural_and_wild", "wild_freezes_pile"):
+        if getattr(rules, name) and not rules.takes_with_a_pair:
+            _fail(
+                name,
+                "changes the take of the pile with a pair; these rules take no pile "
+                "(pile_take_count=0) or take the top discard with a stock card (draw_one_plus_discard)",
+            )
 
 
 def unsupported_by_engines(rules: Rules) -> list[str]:
-    """Rules the engines do not implement, each as a sentence naming the field."""
-    problems = []
-    if rules.wild_books:
-        problems.append("wild_books=True: books of 7 wilds are not implemented by the engines yet")
-    return problems
+    """Rules the engines do not implement, each as a sentence naming the field: none today
+    (every variation of docs/rules.md is played by both engines); kept so that a rule added to
+    ``Rules`` before the engines play it is refused in one line."""
+    return []
 
 
 def require_supported(rules: Rules) -> None:
@@ -485,6 +556,7 @@ __all__ = [
     "MAX_PLAYERS",
     "PRESETS",
     "PRESET_NAMES",
+    "SEVENS_BOOKS",
     "Rules",
     "require_supported",
     "unsupported_by_engines",

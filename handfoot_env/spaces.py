@@ -1,6 +1,6 @@
 """The action and observation spaces every shell uses (PettingZoo, Gymnasium, SB3).
 
-``LegalDiscrete`` is ``Discrete(173)`` whose ``sample()`` without a mask draws among the
+``LegalDiscrete`` is ``Discrete(187)`` whose ``sample()`` without a mask draws among the
 legal actions of the player it belongs to: tools that step an env with unmasked samples
 (Gymnasium's and SB3's ``check_env``, RLlib's env pre-check) then step it legally, while an
 illegal action sent by hand is still refused.  ``observation_box`` is the finite Box of the

@@ -8,9 +8,9 @@
 The keys are those of TorchRL's ``PettingZooWrapper(handfoot_v0.env(), use_mask=True)`` (the turn-based
 convention), batched over N games:
 
-* per group ``g``: ``(g, "observation")`` float32 ``[N, n, 599]``, each agent's own view (every agent
+* per group ``g``: ``(g, "observation")`` float32 ``[N, n, 655]``, each agent's own view (every agent
   observes every step, as PettingZoo's wrapper does, so that a critic sees every step);
-  ``(g, "action_mask")`` bool ``[N, n, 173]``, the legal actions of the agent to move and all True
+  ``(g, "action_mask")`` bool ``[N, n, 187]``, the legal actions of the agent to move and all True
   for the others (their actions are ignored), ready for ``MaskedCategorical(logits, mask=...)``;
   ``(g, "mask")`` bool ``[N, n]``, True for the agent to move; ``(g, "action")`` int64 ``[N, n]``
   (a ``Categorical`` spec whose mask follows the game, so ``rand_action`` plays legally);

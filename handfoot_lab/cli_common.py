@@ -10,19 +10,28 @@ from handfoot_env.rules import PRESET_NAMES, Rules
 
 
 def add_rules_args(p: argparse.ArgumentParser, preset_default: str | None = "classic") -> None:
-    """``--preset``, ``--players`` and ``--deals``, as every command that plays some rules takes them."""
+    """``--preset``, ``--players``, ``--deals`` and ``--rule``, as every command that plays some
+    rules takes them."""
     p.add_argument("--preset", default=preset_default, help=f"one of {', '.join(PRESET_NAMES)}")
     p.add_argument(
         "--players",
         type=int,
         default=None,
-        help="number of players (classic: 2-6; partnership: 4; house: 2, or 4 in two teams)",
+        help="number of players (classic: 2-6; partnership: 4, or 6 in three teams; house: 2, or 4 in two teams)",
     )
     p.add_argument(
         "--deals",
         type=int,
         default=None,
         help="number of deals (classic, partnership: 1, 2 or 4; house: the cap, default 30)",
+    )
+    p.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="any rules field (docs/rules.md, 'Variations'; handfoot rules prints them), e.g. "
+        "--rule wild_books=true --rule sevens_book_to_go_out=clean; repeat for several",
     )
 
 
@@ -45,14 +54,28 @@ def writable_path(path: str, option: str) -> str:
     return path
 
 
-def rules_from_args(args: argparse.Namespace) -> Rules:
-    """The rules of ``--preset`` with ``--players`` and ``--deals``."""
+def rule_overrides(texts: list[str]) -> dict:
+    """``FIELD=VALUE`` texts as rules overrides; each value is read as YAML (``true``, ``13``,
+    ``clean``, ``[60, 90, 120, 150]``, ``null``).  A malformed one is a ``ValueError``."""
+    from handfoot_env.strict_yaml import load_yaml
+
     overrides = {}
+    for text in texts:
+        name, equals, value = text.partition("=")
+        if not equals or not name.strip():
+            raise ValueError(f"--rule {text!r}: write it as FIELD=VALUE, e.g. --rule wild_books=true")
+        overrides[name.strip()] = load_yaml(value, f"--rule {name.strip()}'s value")
+    return overrides
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The rules of ``--preset`` with ``--players``, ``--deals`` and every ``--rule``."""
+    overrides = rule_overrides(getattr(args, "rule", None) or [])
     if getattr(args, "players", None) is not None:
         overrides["num_players"] = args.players
     if getattr(args, "deals", None) is not None:
         overrides["num_deals"] = args.deals
-    return Rules.preset(args.preset or "classic", **overrides)
+    return Rules.from_dict({"preset_name": args.preset or "classic", **overrides})
 
 
 def require_positive(args: argparse.Namespace, *names: str) -> None:

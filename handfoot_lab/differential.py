@@ -21,6 +21,7 @@ from handfoot_env.reference.record import to_record
 from handfoot_env.reference.scenario import build_scenario
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
+from handfoot_env.vector.state import PERMISSION_NAMES
 
 
 class Divergence(AssertionError):
@@ -68,7 +69,7 @@ def compare_position(game: Game, mask: np.ndarray, observation: np.ndarray) -> N
         raise Divergence("legal mask", game, step, f"actions {diff} differ (reference {ref_mask[diff].tolist()})")
     if not game.is_over and not ref_mask.any():
         raise DeadEnd(game)
-    ref_obs = observe(game, game.current)
+    ref_obs = observe(game, game.mover)  # the seat to act: the asked partner while a question stands
     if not np.array_equal(ref_obs, observation):
         diff = np.flatnonzero(ref_obs != observation).tolist()
         raise Divergence("observation", game, step, f"indices {diff[:10]} differ")
@@ -231,7 +232,9 @@ class TwinGame:
         checks = (
             ("scores", game.totals, engine.totals[0].tolist()),
             ("phase", game.phase, {0: "draw", 1: "play", 2: "game_over"}[int(state["phase"])]),
-            ("player to move", game.current, int(state["current"])),
+            ("player whose turn it is", game.current, int(state["current"])),
+            ("seat to act", game.mover, int(engine.current_player[0])),
+            ("permission question", game.permission, PERMISSION_NAMES[int(state["permission"])]),
             ("deal", game.deal_index, int(state["deal"])),
         )
         for what, reference, vector in checks:

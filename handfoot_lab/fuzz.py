@@ -32,12 +32,14 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from handfoot_env import actions as A
-from handfoot_env.cards import BLACK_THREE, CARD_KIND, RED_THREE, is_natural
+from handfoot_env.cards import BLACK_THREE, CARD_KIND, JOKER, RED_THREE, TWO, is_natural, is_wild, rank_of
 from handfoot_env.reference import Game
 from handfoot_env.reference.game import DRAW_PHASE, PLAY_PHASE
 from handfoot_env.reference.invariants import InvariantError, check_position, recount_deal
 from handfoot_env.reference.observe import observe
+from handfoot_env.reference.rule_facts import book_requirement_problem, partners_of
 from handfoot_env.reference.scoring import NO_LEGAL_ACTION, STOCK_EXHAUSTED
+from handfoot_env.reference.state import ASKED, Books, Group, Meld, Run, ThreesGroup, TwosBook, WildBook, count_books
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
 from handfoot_env.vector.sampling import random_legal_actions
@@ -70,6 +72,19 @@ CORNERS = {
     "threes_held_at_deal_end": "house: a deal ended with threes still held",
     "game_ended_by_target": "house: a game ended by reaching the target score",
     "tied_game": "a game ended with equal highest totals",
+    # the variations (docs/rules.md "Variations")
+    "wild_book_completed": "a wild book of 7 wilds completed",
+    "threes_book_completed": "a book of black threes completed",
+    "sevens_book_completed": "a book of 7s completed where one is needed to go out",
+    "pile_taken_by_table": "the pile taken by its top card onto a group on the table (no pair)",
+    "pile_taken_with_wild": "the pile taken with one natural and a wild",
+    "pile_frozen_by_wild": "a turn began with a natural on top of a pile that a wild freezes",
+    "permission_asked": "a player asked its partner: may I go out?",
+    "permission_granted": "the partner said yes",
+    "permission_refused": "the partner said no",
+    "went_out_with_permission": "a player went out after its partner's yes",
+    "partner_not_on_foot": "a player on its foot whose side had the books, its partner not on its foot yet",
+    "six_player_teams_went_out": "a player of three teams of two went out",
 }
 
 
@@ -81,6 +96,7 @@ class FuzzReport:
     preset: str
     num_players: int
     policy: str
+    label: str = ""  # the preset, the table size and the variations played (``config_label``)
     steps: int = 0  # actions whose outcome was checked (reference) or compared (vector)
     positions: int = 0  # positions checked (reference) or compared, mask and observation (vector)
     games: int = 0
@@ -110,9 +126,7 @@ class EagerAgent:
     otherwise a random legal action.  Its hands run low and its feet run out."""
 
     name = "eager"
-    _MELDS = np.zeros(A.NUM_ACTIONS, dtype=bool)
-    _MELDS[A.START_GROUP : A.DISCARD] = True
-    _MELDS[A.START_RUN :] = True
+    _MELDS = np.array([A.decode(a).is_meld for a in range(A.NUM_ACTIONS)])
 
     def __init__(self, seed: int = 0):
         self.rng = np.random.default_rng(seed)
@@ -184,6 +198,7 @@ class _Before:
     opened: bool
     staged: int
     red_threes: int
+    books: tuple[Books, int]  # the mover's side's books, and its books of black threes
 
     @classmethod
     def of(cls, game: Game) -> _Before:
@@ -197,7 +212,14 @@ class _Before:
             game.sides[game.owner()].opened,
             len(seat.staged),
             sum(s.red_threes for s in game.sides),
+            _books(game, game.owner()),
         )
+
+
+def _books(game: Game, owner: int) -> tuple[Books, int]:
+    groups = game.sides[owner].groups
+    threes = sum(isinstance(g, ThreesGroup) and g.size >= game.rules.book_size for g in groups)
+    return count_books(groups, game.rules.book_size), threes
 
 
 def count_corners(game: Game, before: _Before, action: int, corners: Counter) -> None:
@@ -217,6 +239,24 @@ def count_corners(game: Game, before: _Before, action: int, corners: Counter) ->
             corners["take_opened"] += not before.opened and game.sides[rules.owner_of(before.mover)].opened
     if discarded and before.staged:
         corners["staging_returned"] += 1
+    corners["pile_taken_by_table"] += kind == "take_onto_table"
+    corners["pile_taken_with_wild"] += kind == "take_with_wild"
+    corners["permission_asked"] += kind == "ask_to_go_out"
+    corners["permission_granted"] += kind == "answer_yes"
+    corners["permission_refused"] += kind == "answer_no"
+    if ended is None or ended.ended_by not in (NO_LEGAL_ACTION, STOCK_EXHAUSTED):
+        # the mover's side's books as they stand (or as the deal ended): which ones are new
+        if ended is None:
+            (books, threes) = _books(game, rules.owner_of(before.mover))
+        else:
+            melds = ended.final_melds[rules.owner_of(before.mover)]
+            books = count_books([_meld_of(cards, rules.wild_books) for cards in melds], rules.book_size)
+            threes = sum(sum(c) >= rules.book_size and c[BLACK_THREE] == sum(c) for c in melds)
+        corners["wild_book_completed"] += books.wild > before.books[0].wild
+        corners["threes_book_completed"] += threes > before.books[1]
+        sevens = books.sevens_clean + books.sevens_dirty
+        was = before.books[0].sevens_clean + before.books[0].sevens_dirty
+        corners["sevens_book_completed"] += rules.sevens_book_to_go_out != "no" and sevens > was
     if ended is not None:
         if ended.ended_by == NO_LEGAL_ACTION:
             corners["deal_ended_no_legal_action"] += 1
@@ -225,6 +265,8 @@ def count_corners(game: Game, before: _Before, action: int, corners: Counter) ->
             corners["deal_ended_stock_exhausted"] += 1
         else:
             corners["went_out_by_discard" if discarded else "went_out_by_meld"] += 1
+            corners["went_out_with_permission"] += rules.permission_to_go_out
+            corners["six_player_teams_went_out"] += rules.partnerships and rules.num_players == 6
         if not rules.red_threes_laid_down:
             places = ended.final_places
             held = sum(
@@ -263,8 +305,31 @@ def count_position_corners(game: Game, mask: np.ndarray, corners: Counter) -> No
             corners["pile_blocked"] += 1
         if len(game.stock) < rules.draw_count and mask[A.TAKE_PILE]:
             corners["low_stock_take"] += 1
+        top_natural = game.pile and is_natural(int(CARD_KIND[game.pile[-1]]))
+        if rules.wild_freezes_pile and top_natural and any(is_wild(int(CARD_KIND[c])) for c in game.pile):
+            corners["pile_frozen_by_wild"] += 1
     elif game.phase == PLAY_PHASE and seat.on_foot and seat.hand_size <= 2:
         corners["foot_down_to_two"] += 1
+    if game.rules.partner_foot_first and game.permission != ASKED and seat.on_foot:
+        books = count_books(game.sides[game.owner()].groups, game.rules.book_size)
+        waiting = any(not game.seats[p].on_foot for p in partners_of(game.rules, game.current))
+        if waiting and book_requirement_problem(game.rules, game.deal_index, books) is None:
+            corners["partner_not_on_foot"] += 1
+
+
+def _meld_of(cards: list[int], rules_wild_books: bool) -> Meld:
+    """A finished deal's meld, from its counts per kind (``DealResult.final_melds``), as far as
+    counting books needs: a group of its natural rank, a wild book, a group of black threes."""
+    naturals = [k for k, c in enumerate(cards) if c and is_natural(k)]
+    if len(naturals) > 1:  # house: a run (its suit does not count)
+        return Run(0, rank_of(naturals[0]), len(naturals))
+    if naturals:
+        return Group(rank_of(naturals[0]), cards[naturals[0]], cards[TWO], cards[JOKER])
+    if cards[BLACK_THREE]:
+        return ThreesGroup(cards[BLACK_THREE])
+    if cards[JOKER] == 0 and not rules_wild_books:
+        return TwosBook(cards[TWO])
+    return WildBook(cards[TWO], cards[JOKER])
 
 
 # ---------------------------------------------------------------------------- the runs
@@ -284,7 +349,7 @@ def _progress(label: str, enabled: bool) -> Callable[[int, int], None]:
 
 def fuzz_reference(rules: Rules, policy: str, games: int, seed: int = 0, progress: bool = False) -> FuzzReport:
     """``games`` whole games on the reference engine; every invariant after every action."""
-    report = FuzzReport("reference", rules.preset_name, rules.num_players, policy)
+    report = FuzzReport("reference", rules.preset_name, rules.num_players, policy, config_label(rules))
     corners: Counter = Counter()
     seats = SeatPolicies(policy, rules, seed)
     show = _progress(f"{rules.preset_name} {rules.num_players}p {policy}: games", progress)
@@ -298,8 +363,8 @@ def fuzz_reference(rules: Rules, policy: str, games: int, seed: int = 0, progres
                 check_position(game, mask)
                 report.positions += 1
                 count_position_corners(game, mask, corners)
-                movers = np.array([game.current])
-                action = int(seats.act(observe(game, game.current)[None], mask[None], movers, np.array([0]))[0])
+                movers = np.array([game.mover])  # the asked partner while a permission question stands
+                action = int(seats.act(observe(game, game.mover)[None], mask[None], movers, np.array([0]))[0])
                 before = _Before.of(game)
                 game.step(action)
                 count_corners(game, before, action, corners)
@@ -324,7 +389,7 @@ def fuzz_vector(
     rules: Rules, policy: str, steps: int, seed: int = 0, batch_size: int = 32, progress: bool = False
 ) -> FuzzReport:
     """Both engines side by side for ``steps`` compared steps (actions of single games)."""
-    report = FuzzReport("vector", rules.preset_name, rules.num_players, policy)
+    report = FuzzReport("vector", rules.preset_name, rules.num_players, policy, config_label(rules))
     corners: Counter = Counter()
     engine = VectorEngine(rules, batch_size=batch_size, seed=seed, auto_reset=False)
     refs = [Game(rules, int(s)) for s in engine.states["seed"]]
@@ -390,8 +455,38 @@ def fuzz_vector(
     return report
 
 
-def default_configs() -> list[Rules]:
-    """Every preset and table size the fuzzers cover by default."""
+# One configuration per variation of docs/rules.md that the presets do not play (each on the
+# preset it is most at home in), and one with all of them at once.
+VARIATION_CONFIGS: tuple[tuple[str, dict], ...] = (
+    ("classic", dict(wild_books=True)),
+    ("partnership", dict(wild_books=True, wild_book_to_go_out=True)),
+    ("partnership", dict(permission_to_go_out=True)),
+    ("partnership", dict(partner_foot_first=True)),
+    ("partnership", dict(black_three_books=True)),  # a team's shared group of 10 black threes
+    ("partnership", dict(sevens_book_to_go_out="any")),
+    ("classic", dict(take_onto_table=True)),
+    ("partnership", dict(take_with_natural_and_wild=True, wild_freezes_pile=True)),
+    ("partnership", dict(num_players=6)),
+    (
+        "partnership",
+        dict(
+            num_players=6,
+            wild_books=True,
+            wild_book_to_go_out=True,
+            permission_to_go_out=True,
+            partner_foot_first=True,
+            black_three_books=True,
+            sevens_book_to_go_out="clean",
+            take_onto_table=True,
+            take_with_natural_and_wild=True,
+            wild_freezes_pile=True,
+        ),
+    ),
+)
+
+
+def preset_configs() -> list[Rules]:
+    """Every preset and table size."""
     return [Rules.preset("classic", num_players=n) for n in (2, 3, 4, 6)] + [
         Rules.preset("partnership"),
         Rules.preset("house"),
@@ -399,4 +494,28 @@ def default_configs() -> list[Rules]:
     ]
 
 
-__all__ = ["CORNERS", "EagerAgent", "FuzzReport", "default_configs", "fuzz_reference", "fuzz_vector", "make_policy"]
+def default_configs() -> list[Rules]:
+    """What the fuzzers cover by default: every preset and table size, then the variations."""
+    return preset_configs() + [Rules.preset(name, **overrides) for name, overrides in VARIATION_CONFIGS]
+
+
+def config_label(rules: Rules) -> str:
+    """``classic 2p``, or with the fields that differ from the preset at that table size:
+    ``partnership 4p permission_to_go_out=True``."""
+    base = Rules.preset(rules.preset_name, num_players=rules.num_players)
+    changed = [f"{k}={v}" for k, v in rules.to_dict().items() if v != base.to_dict()[k]]
+    return " ".join([f"{rules.preset_name} {rules.num_players}p", *changed])
+
+
+__all__ = [
+    "CORNERS",
+    "VARIATION_CONFIGS",
+    "EagerAgent",
+    "FuzzReport",
+    "config_label",
+    "default_configs",
+    "fuzz_reference",
+    "fuzz_vector",
+    "make_policy",
+    "preset_configs",
+]

@@ -66,7 +66,9 @@ HELP = """commands:
   m K K K      meld (one rank, wilds allowed; several groups: m K K K, Q Q Jk)
   m K: 2 Jk    add wilds to your group of K     d 7          discard (ends the turn)
   h            hint                             t            score sheet
-  ?            this help                        q            quit"""
+  ?            this help                        q            quit
+  a 176        play action 176 by its index (handfoot actions lists them: the variations' takes and melds)
+  ask          ask your partner: may I go out?  yes / no     answer your partner's question"""
 HOUSE_HELP = """house:
   p            one card from the stock plus the top discard
   r 4h 5h 6h   start a run (one suit, in sequence)   r 7h   extend your run of hearts
@@ -91,6 +93,11 @@ def command_for(action: int, game: Game | None = None) -> str:
     """The command a person would type for ``action`` (used by Hint); extending a run
     names its card, which needs the ``game``."""
     act = A.decode(action)
+    words = {"ask_to_go_out": "ask", "answer_yes": "yes", "answer_no": "no"}
+    if act.kind in words:
+        return words[act.kind]
+    if action >= A.TAKE_ONTO_TABLE:  # the variations' other actions: by index
+        return f"a {action}"
     if act.kind == "draw":
         return "s"
     if act.kind == "take_pile":
@@ -127,8 +134,9 @@ def command_for(action: int, game: Game | None = None) -> str:
 
 
 def agent_move(agent, game: Game) -> int:
-    """The move ``agent`` chooses for the player to move in ``game``."""
-    return int(agent.act(observe(game, game.current)[None], game.legal_mask()[None])[0])
+    """The move ``agent`` chooses for the seat to act in ``game`` (the asked partner while a
+    permission question stands)."""
+    return int(agent.act(observe(game, game.mover)[None], game.legal_mask()[None])[0])
 
 
 class CommandError(ValueError):
@@ -279,6 +287,13 @@ def parse_command(game: Game, line: str) -> tuple[str, list[int]]:
         return "move", parse_meld(game, rest)
     if verb == "r":
         return "move", checked_run(game, rest)
+    if verb in ("ask", "yes", "no"):
+        return "move", [{"ask": A.ASK_TO_GO_OUT, "yes": A.ANSWER_YES, "no": A.ANSWER_NO}[verb]]
+    if verb == "a":
+        index = rest.strip()
+        if not index.isdigit() or int(index) >= A.NUM_ACTIONS:
+            raise CommandError(f"a takes an action index from 0 to {A.NUM_ACTIONS - 1}, e.g. a 176")
+        return "move", [int(index)]
     if verb in ("h", "hint"):
         return "hint", []
     if verb in ("t", "scores"):
@@ -296,7 +311,7 @@ def coach_note(before: Game, action: int, agent_choice: int) -> str | None:
     rules = before.rules
     act = A.decode(action)
     side = before.sides[before.owner()]
-    clean, _ = count_books(side.groups, rules.book_size)
+    clean = count_books(side.groups, rules.book_size).clean
     need_clean, _ = before.books_needed()
     if act.kind in ("add_two", "add_joker") and side.opened:
         group = unfinished_group(side.groups, act.rank, rules.book_size)
@@ -364,7 +379,7 @@ class PlaySession:
         """Play until the game ends or the person quits; returns 0."""
         self.write(
             f"Hand and Foot, {self.rules.preset_name}: you are seat 0"
-            + (" (partner: seat 2)" if self.rules.partnerships else "")
+            + (f" (partner: seat {self.rules.partner_of(HUMAN)})" if self.rules.partnerships else "")
             + ". Type ? for help."
         )
         deals_seen = 0
@@ -372,7 +387,7 @@ class PlaySession:
             if len(self.game.deal_results) > deals_seen:
                 deals_seen = len(self.game.deal_results)
                 self.write(f"\n=== deal {deals_seen} over ===\n{render_scores(self.game)}\n")
-            if self.game.current != HUMAN:
+            if self.game.mover != HUMAN:
                 self._agent_turn()
                 continue
             if not self._human_turn():
@@ -385,8 +400,8 @@ class PlaySession:
         return 0
 
     def _agent_turn(self) -> None:
-        seat = self.game.current
-        while self.game.current == seat and not self.game.is_over:
+        seat = self.game.mover
+        while self.game.mover == seat and not self.game.is_over:
             deal = self.game.deal_index
             action = agent_move(self.agents[seat], self.game)
             self.write(f"  seat {seat}: {A.describe(action, self.rules)}")
@@ -399,7 +414,9 @@ class PlaySession:
         self.write("\n" + render_table(self.game, HUMAN))
         turn_notes: list[str] = []
         deal = self.game.deal_index
-        while self.game.current == HUMAN and not self.game.is_over and self.game.deal_index == deal:
+        while self.game.mover == HUMAN and not self.game.is_over and self.game.deal_index == deal:
+            if self.game.current != HUMAN:  # the partner asks (docs/rules.md "Variations")
+                self.write(f"  seat {self.game.current}, your partner, asks: may I go out? (yes / no)")
             self.write(f"[{self.game.phase}] > ")
             line = self.readline()
             if line == "":
@@ -440,9 +457,9 @@ class PlaySession:
                 except IllegalActionError as exc:  # pragma: no cover - why_illegal said legal
                     self.write(f"  ! {exc}")
                     break
-                if self.game.current != HUMAN or self.game.is_over or self.game.deal_index != deal:
+                if self.game.mover != HUMAN or self.game.is_over or self.game.deal_index != deal:
                     break
-            still_mine = self.game.current == HUMAN and not self.game.is_over and self.game.deal_index == deal
+            still_mine = self.game.mover == HUMAN and not self.game.is_over and self.game.deal_index == deal
             if still_mine and not opened_before and self.game.sides[self.game.owner()].opened:
                 down = sum(g.value for g in self.game.sides[self.game.owner()].groups)
                 self.write(
@@ -465,10 +482,21 @@ class PlaySession:
 
 
 def run_play(
-    preset: str, opponents: str, partner: str | None, hint: str, seed: int | None, coach: bool, num_players=None
+    preset: str,
+    opponents: str,
+    partner: str | None,
+    hint: str,
+    seed: int | None,
+    coach: bool,
+    num_players=None,
+    overrides: dict | None = None,
 ) -> int:
-    """``handfoot play``: a game in the terminal (``seed`` None: an unpredictable one)."""
-    rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
+    """``handfoot play``: a game in the terminal (``seed`` None: an unpredictable one); ``overrides``
+    are rules fields (``--rule``)."""
+    fields = dict(overrides or {})
+    if num_players is not None:
+        fields["num_players"] = num_players
+    rules = Rules.preset(preset, **fields)
     if partner is not None and not rules.partnerships:
         raise ValueError(f"--partner: {preset} with {rules.num_players} players has no partners")
     session = PlaySession(rules, seed, opponents, partner or "heuristic", hint, coach)

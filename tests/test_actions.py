@@ -8,7 +8,8 @@ from handfoot_env import actions as A
 
 
 def test_layout_is_fixed_and_well_under_200():
-    assert A.NUM_ACTIONS == 173
+    assert A.NUM_ACTIONS == 187
+    assert A.NUM_ACTIONS_BY_VERSION == {1: 173, 2: 187}  # version 2 appended 173-186 (issue 29)
     assert sum(count for _, count, _ in A.layout_table()) == A.NUM_ACTIONS
 
 

@@ -80,7 +80,7 @@ class RolloutEvaluator:
                 started += len(free)
                 engine.states[free] = source.states[rows[job_d[jobs]]]
                 engine.packs[free] = source.packs[rows[job_d[jobs]]]
-                movers = engine.states["current"][free].astype(np.int64)
+                movers = engine.current_player[free].astype(np.int64)  # the asked partner while a question stands
                 job_of[free] = jobs
                 job_mover[jobs] = movers
                 job_totals[jobs] = engine.states["totals"][free, :owners]

@@ -45,13 +45,17 @@ from handfoot_env.baselines.heuristic_params import (
     PAIR_BONUS,
     PAIR_WEIGHTS,
     PARTNER_CARD_WEIGHT,
+    PERMISSION_MARGIN,
     PROTECT_ALWAYS,
     RUSH_OUT_NEAR,
+    SEVENS_KEEP,
     TAKE_MIN_PILE,
     VALUE_WEIGHT,
+    WILD_BOOK_MIN_BONUS,
     WILD_MIN_GROUP,
     WILD_PAIRS,
     WILD_STOCK,
+    WILD_TAKE_MIN_PILE,
     WILDS_FIRST,
     WINDOW_RANK_SCORE,
 )
@@ -73,6 +77,7 @@ from handfoot_env.rules import Rules
 VALUES = np.asarray(KIND_VALUES, dtype=np.float64)
 PLAN_SIZE = 256  # room for the longest opening plan
 NONE = -1
+SEVEN = 3  # the rank index of the 7s
 
 
 # ---------------------------------------------------------------------------- greedy
@@ -129,6 +134,12 @@ def pile_top_suit(obs):
 def group_size(obs, slot, r):
     base = O.OWNERS + slot * O.OWNER_FIELDS + O.OWNER_GROUPS + 3 * r
     return obs[base] + obs[base + 1] + obs[base + 2]
+
+
+@njit(cache=True)
+def wild_books(obs, slot):
+    """The complete wild books of owner slot ``slot`` (a variation; zero elsewhere)."""
+    return obs[O.VARIATION_SIDES + slot * O.VARIATION_SIDE_FIELDS + O.SIDE_WILD_BOOKS]
 
 
 @njit(cache=True)
@@ -282,6 +293,12 @@ def draw_choice(obs, mask, plan, params):
         return A.DRAW if mask[A.DRAW] else first_legal(mask)
     if mask[A.TAKE_PILE] and obs[O.PILE_SIZE] >= params[TAKE_MIN_PILE]:
         return A.TAKE_PILE
+    if mask[A.TAKE_ONTO_TABLE] and obs[O.PILE_SIZE] >= params[TAKE_MIN_PILE]:
+        return A.TAKE_ONTO_TABLE  # the top card onto our group: no card leaves the hand
+    if obs[O.PILE_SIZE] >= params[WILD_TAKE_MIN_PILE]:
+        for action in (A.TAKE_WITH_TWO, A.TAKE_WITH_JOKER):  # a 2 is the cheaper wild to give
+            if mask[action]:
+                return action
     top = pile_top(obs)
     # Partnership: stage groups before the take when that makes the take open the side.
     if obs[O.GAME_OPENED] == 0 and top != NONE and top >= FIRST_NATURAL and obs[O.HAND + top] >= 2:
@@ -308,7 +325,7 @@ def going_out_wins(obs, rules, params):
         hand_value += np.float64(obs[O.HAND + k]) * VALUES[k]
     base = O.OWNERS
     mine = np.float32(obs[base + O.OWNER_MELDED] * hundred) + np.float32(
-        int(book_bonus(rules, obs[base + O.OWNER_CLEAN_BOOKS], obs[base + O.OWNER_DIRTY_BOOKS]))
+        int(book_bonus(rules, obs[base + O.OWNER_CLEAN_BOOKS], obs[base + O.OWNER_DIRTY_BOOKS], wild_books(obs, 0)))
     )
     mine = np.float32(mine + np.float32(rules.going_out_bonus))
     mine = np.float32(mine - np.float32(hand_value))
@@ -316,7 +333,11 @@ def going_out_wins(obs, rules, params):
     for slot in range(1, owners):
         base = O.OWNERS + slot * O.OWNER_FIELDS
         estimate = np.float32(obs[base + O.OWNER_MELDED] * hundred) + np.float32(
-            int(book_bonus(rules, obs[base + O.OWNER_CLEAN_BOOKS], obs[base + O.OWNER_DIRTY_BOOKS]))
+            int(
+                book_bonus(
+                    rules, obs[base + O.OWNER_CLEAN_BOOKS], obs[base + O.OWNER_DIRTY_BOOKS], wild_books(obs, slot)
+                )
+            )
         )
         theirs = max(theirs, estimate)
     held = np.float32(0.0)
@@ -354,6 +375,61 @@ def they_can_go_out(obs):
 
 
 @njit(cache=True)
+def sevens_missing(obs):
+    """HeuristicAgent.sevens_missing: a book of 7s is needed to go out and missing."""
+    base = O.VARIATION_SIDES  # my side is owner slot 0
+    sevens_clean = obs[base + O.SIDE_SEVENS_CLEAN]
+    sevens_dirty = obs[base + O.SIDE_SEVENS_DIRTY]
+    return (
+        (obs[O.RULE_SEVENS_ANY] != 0 and sevens_clean + sevens_dirty < 1)
+        or (obs[O.RULE_SEVENS_CLEAN] != 0 and sevens_clean < 1)
+        or (obs[O.RULE_SEVENS_DIRTY] != 0 and sevens_dirty < 1)
+    )
+
+
+@njit(cache=True)
+def may_go_out(obs):
+    """HeuristicAgent.may_go_out: all my side needs to go out but the partner's permission."""
+    base = O.OWNERS
+    if (
+        obs[base + O.OWNER_CLEAN_BOOKS] < obs[O.GAME_CLEAN_NEEDED]
+        or obs[base + O.OWNER_DIRTY_BOOKS] < obs[O.GAME_DIRTY_NEEDED]
+    ):
+        return False
+    if obs[O.RULE_WILD_BOOK_TO_GO_OUT] != 0 and wild_books(obs, 0) < 1:
+        return False
+    if sevens_missing(obs):
+        return False
+    if obs[O.RULE_PARTNER_FOOT_FIRST] != 0:
+        for slot in range(1, int(obs[O.GAME_PLAYERS])):
+            seat = O.SEATS + slot * O.SEAT_FIELDS
+            if obs[seat + O.SEAT_PARTNER] != 0 and obs[seat + O.SEAT_ON_FOOT] == 0:
+                return False
+    return True
+
+
+@njit(cache=True)
+def builds_wild_book(obs, params):
+    """HeuristicAgent.builds_wild_book: wilds go to a wild book."""
+    if obs[O.RULE_WILD_BOOKS] == 0:
+        return False
+    needed = obs[O.RULE_WILD_BOOK_TO_GO_OUT] != 0 and wild_books(obs, 0) < 1
+    return needed or np.float64(obs[O.RULE_WILD_BOOK_BONUS]) * 1000.0 >= params[WILD_BOOK_MIN_BONUS]
+
+
+@njit(cache=True)
+def answer_choice(obs, mask, rules, params):
+    """HeuristicAgent._answer: asked "may I go out?", no when my cards held cost more than the
+    going-out bonus (plus permission_margin)."""
+    held = 0.0
+    for k in range(NUM_KINDS):
+        held += np.float64(obs[O.HAND + k]) * VALUES[k]
+    held += np.float64(obs[O.SEATS + O.SEAT_FOOT]) * params[HELD_CARD_VALUE]
+    action = A.ANSWER_YES if rules.going_out_bonus + params[PERMISSION_MARGIN] >= held else A.ANSWER_NO
+    return action if mask[action] else first_legal(mask)
+
+
+@njit(cache=True)
 def meld_choice(obs, mask, rules, params):
     """HeuristicAgent._meld: a meld to make, or NONE."""
     clean = obs[O.OWNERS + O.OWNER_CLEAN_BOOKS]
@@ -373,6 +449,10 @@ def meld_choice(obs, mask, rules, params):
 
     def allowed(action, used):
         return mask[action] and (not keep_two or cards - used >= 2)
+
+    # Going out is what it wants and the partner's permission is all that is missing: ask.
+    if mask[A.ASK_TO_GO_OUT] and obs[O.ON_FOOT] != 0 and not keep_two and may_go_out(obs):
+        return A.ASK_TO_GO_OUT
 
     # House: runs and the book of 2s first, and a new book of 2s when red canastas are missing.
     if obs[O.HOUSE_RULE_RUNS] != 0:
@@ -399,6 +479,21 @@ def meld_choice(obs, mask, rules, params):
     for r in range(NUM_NATURALS):
         if allowed(A.ADD_NATURAL + r, 1) and not (hold_pairs and obs[O.HAND + FIRST_NATURAL + r] == 2):
             return A.ADD_NATURAL + r
+    # Black threes, where they form books of their own.
+    if obs[O.RULE_BLACK_THREE_BOOKS] != 0:
+        if allowed(A.ADD_BLACK_THREE, 1):
+            return A.ADD_BLACK_THREE
+        if obs[O.HAND + BLACK_THREE] >= 3 and allowed(A.START_THREES_GROUP, 3):
+            return A.START_THREES_GROUP
+    # A wild book where it pays: every wild goes there (2s first), started with three.
+    wild_book = builds_wild_book(obs, params)
+    if wild_book:
+        for action in (A.ADD_TWO_TO_WILD_BOOK, A.ADD_JOKER_TO_WILD_BOOK):
+            if allowed(action, 1):
+                return action
+        twos = int(min(obs[O.HAND + TWO], 3))
+        if obs[O.HAND + TWO] + obs[O.HAND + JOKER] >= 3 and allowed(A.START_WILD_BOOK + 3 - twos, 3):
+            return A.START_WILD_BOOK + 3 - twos
     keys = np.empty(NUM_NATURALS, dtype=np.float32)
     for r in range(NUM_NATURALS):
         keys[r] = -obs[O.HAND + FIRST_NATURAL + r]
@@ -434,6 +529,8 @@ def meld_choice(obs, mask, rules, params):
     for r in range(NUM_NATURALS if params[CLEAN_MIN_SIZE] < OFF else 0):
         if group_size(obs, 0, r) >= params[CLEAN_MIN_SIZE] and group_wilds(obs, 0, r) == 0:
             protected[r] = True
+    if obs[O.RULE_SEVENS_CLEAN] != 0 and obs[O.VARIATION_SIDES + O.SIDE_SEVENS_CLEAN] == 0:
+        protected[SEVEN] = True  # a clean book of 7s is needed to go out
     # Pairs go down with a wild first, then wilds finish the groups nearest to a book.
     values = np.empty(NUM_NATURALS, dtype=np.float64)
     for r in range(NUM_NATURALS):
@@ -441,7 +538,7 @@ def meld_choice(obs, mask, rules, params):
     by_value = stable_order(values)
     for step in range(2):
         if (step == 0) == (params[WILDS_FIRST] == 0):
-            for i in range(NUM_NATURALS if params[WILD_PAIRS] != 0 else 0):
+            for i in range(NUM_NATURALS if params[WILD_PAIRS] != 0 and not wild_book else 0):
                 r = by_value[i]
                 if hold_pairs and obs[O.HAND + FIRST_NATURAL + r] == 2:
                     continue
@@ -452,7 +549,7 @@ def meld_choice(obs, mask, rules, params):
             wilds = obs[O.HAND + TWO] + obs[O.HAND + JOKER]
             if wilds <= params[KEEP_WILDS] and cards - wilds >= params[KEEP_WILDS_MIN_HAND]:
                 continue  # kept: a wild starts a new group with the next pair
-            for i in range(NUM_NATURALS if stock < params[WILD_STOCK] else 0):
+            for i in range(NUM_NATURALS if stock < params[WILD_STOCK] and not wild_book else 0):
                 r = by_wild_order[i]
                 size = group_size(obs, 0, r)
                 if (
@@ -563,6 +660,8 @@ def discard_choice(obs, mask, params, features):
                 score += params[FEED_PENALTY]
             if obs[O.PILE_TAKE_WINDOW + kind] > 0:
                 score += params[WINDOW_RANK_SCORE]
+            if r == SEVEN and sevens_missing(obs):
+                score += params[SEVENS_KEEP]  # a book of 7s is needed to go out
             if params[DANGER_WEIGHT] != 0:
                 score += params[DANGER_WEIGHT] * pair_chance(obs, r, params, features)
         if score < best_score:
@@ -583,6 +682,8 @@ def heuristic_choice(obs, mask, rules, params, plan, features):
             only = a
     if legal == 1:
         return only
+    if mask[A.ANSWER_YES] or mask[A.ANSWER_NO]:  # my partner asks: may I go out?
+        return answer_choice(obs, mask, rules, params)
     if obs[O.GAME_DRAW_PHASE] != 0:
         return draw_choice(obs, mask, plan, params)
     if obs[O.GAME_OPENED] == 0:

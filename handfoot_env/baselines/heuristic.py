@@ -17,6 +17,14 @@ a run or a near-run of its suit, a wild); opens with runs and the book of 2s as 
 books; extends runs and the book of 2s first (red canastas need no wilds); throws held
 threes first (a red three held costs 500); and throws the suit of a rank that helps no run.
 
+In the variations (docs/rules.md "Variations") it also: takes the pile by the table, or with
+a natural and a wild when the pile is big enough; builds a wild book where it pays (a bonus
+of ``wild_book_min_bonus`` or more, or one needed to go out), putting its wilds there rather
+than on groups; melds black threes where they form books; keeps its 7s while a book of 7s is
+needed (clean: no wild on the 7s); asks "may I go out?" when it would go out and its side
+has all else it needs; and, asked, says no when its side would lose points by the deal
+ending now (its cards still held cost more than the going-out bonus).
+
 Every number in these habits (bonuses, thresholds, switches) is a named entry of
 ``heuristic_params.py``; the defaults play as described above, and ``HeuristicAgent(rules,
 params)`` plays a variant, such as one found by ``handfoot tune``.  Some entries switch on
@@ -47,6 +55,7 @@ from handfoot_env.observation import ObservationView
 from handfoot_env.rules import Rules
 
 VALUES = np.asarray(KIND_VALUES, dtype=np.float64)
+SEVEN = 3  # the rank index of the 7s
 
 
 class HeuristicAgent:
@@ -68,6 +77,8 @@ class HeuristicAgent:
         legal = np.flatnonzero(mask)
         if len(legal) == 1:
             return int(legal[0])
+        if mask[A.ANSWER_YES] or mask[A.ANSWER_NO]:  # my partner asks: may I go out?
+            return self._answer(view, mask)
         if view.phase == "draw":
             return self._draw(view, mask)
         if not view.opened:
@@ -86,6 +97,12 @@ class HeuristicAgent:
             return A.DRAW if mask[A.DRAW] else int(np.flatnonzero(mask)[0])
         if mask[A.TAKE_PILE] and view.pile_size >= self.p["take_min_pile"]:
             return A.TAKE_PILE
+        if mask[A.TAKE_ONTO_TABLE] and view.pile_size >= self.p["take_min_pile"]:
+            return A.TAKE_ONTO_TABLE  # the top card onto our group: no card leaves the hand
+        if view.pile_size >= self.p["wild_take_min_pile"]:
+            for action in (A.TAKE_WITH_TWO, A.TAKE_WITH_JOKER):  # a 2 is the cheaper wild to give
+                if mask[action]:
+                    return action
         top = view.pile_top
         # Partnership: stage groups before the take when that makes the take open the side.
         if not view.opened and top is not None and top >= FIRST_NATURAL and view.hand[top] >= 2:
@@ -220,6 +237,10 @@ class HeuristicAgent:
         def allowed(action: int, used: int) -> bool:
             return bool(mask[action]) and (not keep_two or cards - used >= 2)
 
+        # Going out is what it wants and the partner's permission is all that is missing: ask.
+        if mask[A.ASK_TO_GO_OUT] and view.on_foot and not keep_two and self.may_go_out(view):
+            return A.ASK_TO_GO_OUT
+
         # House: runs and the book of 2s first (red canastas that need no wilds), and a new
         # book of 2s when three 2s are in hand and red canastas are missing.
         if view.plays_runs:
@@ -244,6 +265,21 @@ class HeuristicAgent:
         for r in range(NUM_NATURALS):
             if allowed(A.add_natural(r), 1) and not (hold_pairs and hand[FIRST_NATURAL + r] == 2):
                 return A.add_natural(r)
+        # Black threes, where they form books of their own.
+        if view.rule(O.RULE_BLACK_THREE_BOOKS):
+            if allowed(A.ADD_BLACK_THREE, 1):
+                return A.ADD_BLACK_THREE
+            if hand[BLACK_THREE] >= 3 and allowed(A.START_THREES_GROUP, 3):
+                return A.START_THREES_GROUP
+        # A wild book where it pays: every wild goes there (2s first), started with three.
+        wild_book = self.builds_wild_book(view)
+        if wild_book:
+            for action in (A.ADD_TWO_TO_WILD_BOOK, A.ADD_JOKER_TO_WILD_BOOK):
+                if allowed(action, 1):
+                    return action
+            twos = int(min(hand[TWO], 3))
+            if hand[TWO] + hand[JOKER] >= 3 and allowed(A.start_wild_book(3 - twos), 3):
+                return A.start_wild_book(3 - twos)
         for r in sorted(range(NUM_NATURALS), key=lambda r: -hand[FIRST_NATURAL + r]):
             if hand[FIRST_NATURAL + r] >= max(3, p["new_group_min"]) and allowed(A.start_group(r, 0), 3):
                 return A.start_group(r, 0)
@@ -256,9 +292,11 @@ class HeuristicAgent:
         if (clean < need_clean or p["protect_always"]) and not late:
             count = max(max(int(need_clean - clean), 0) + int(p["extra_protected"]), 0)
             protected |= set(sorted(clean_groups, key=lambda r: -groups[r].sum())[:count])
+        if view.rule(O.RULE_SEVENS_CLEAN) and view.sevens_books(0)[0] == 0:
+            protected.add(SEVEN)  # a clean book of 7s is needed to go out
 
         def add_wilds() -> int | None:
-            if view.stock_size >= p["wild_stock"]:
+            if view.stock_size >= p["wild_stock"] or wild_book:
                 return None
             wilds = hand[TWO] + hand[JOKER]
             if wilds <= p["keep_wilds"] and cards - wilds >= p["keep_wilds_min_hand"]:
@@ -281,7 +319,7 @@ class HeuristicAgent:
             return None
 
         def start_with_wild() -> int | None:
-            if not p["wild_pairs"]:
+            if not p["wild_pairs"] or wild_book:
                 return None
             for r in sorted(range(NUM_NATURALS), key=lambda r: -VALUES[FIRST_NATURAL + r]):
                 if hold_pairs and hand[FIRST_NATURAL + r] == 2:
@@ -298,6 +336,41 @@ class HeuristicAgent:
             if chosen is not None:
                 return chosen
         return None
+
+    def builds_wild_book(self, view: ObservationView) -> bool:
+        """Whether wilds go to a wild book: one is needed to go out and missing, or its bonus
+        is at least ``wild_book_min_bonus``."""
+        if not view.rule(O.RULE_WILD_BOOKS):
+            return False
+        needed = view.rule(O.RULE_WILD_BOOK_TO_GO_OUT) and view.wild_books(0) < 1
+        return needed or float(view.obs[O.RULE_WILD_BOOK_BONUS]) * 1000.0 >= self.p["wild_book_min_bonus"]
+
+    @staticmethod
+    def may_go_out(view: ObservationView) -> bool:
+        """Whether my side has all it needs to go out but the partner's permission: the books,
+        the wild book and the book of 7s the rules ask for, and partners on their feet."""
+        need_clean, need_dirty = view.books_needed
+        header = view.side(0)
+        if header[O.OWNER_CLEAN_BOOKS] < need_clean or header[O.OWNER_DIRTY_BOOKS] < need_dirty:
+            return False
+        if view.rule(O.RULE_WILD_BOOK_TO_GO_OUT) and view.wild_books(0) < 1:
+            return False
+        if HeuristicAgent.sevens_missing(view):
+            return False
+        if view.rule(O.RULE_PARTNER_FOOT_FIRST):
+            for slot in range(1, view.num_players):
+                seat = view.seat(slot)
+                if seat[O.SEAT_PARTNER] and not seat[O.SEAT_ON_FOOT]:
+                    return False
+        return True
+
+    def _answer(self, view: ObservationView, mask: np.ndarray) -> int:
+        """Asked "may I go out?": no when my side would lose points by the deal ending now,
+        that is when the cards I still hold (my hand, and my unplayed foot's unseen cards at
+        ``held_card_value`` each) cost more than the going-out bonus (plus ``permission_margin``)."""
+        held = float((view.hand * VALUES).sum()) + float(view.seat(0)[O.SEAT_FOOT]) * self.p["held_card_value"]
+        action = A.ANSWER_YES if self.rules.going_out_bonus + self.p["permission_margin"] >= held else A.ANSWER_NO
+        return action if mask[action] else int(np.flatnonzero(mask)[0])
 
     @staticmethod
     def _they_can_go_out(view: ObservationView) -> bool:
@@ -319,7 +392,7 @@ class HeuristicAgent:
         def side_estimate(slot: int) -> float:
             header = view.side(slot)
             return header[O.OWNER_MELDED] * 100 + rules.book_bonus(
-                header[O.OWNER_CLEAN_BOOKS], header[O.OWNER_DIRTY_BOOKS]
+                header[O.OWNER_CLEAN_BOOKS], header[O.OWNER_DIRTY_BOOKS], view.wild_books(slot)
             )
 
         mine = side_estimate(0) + rules.going_out_bonus - float((view.hand * VALUES).sum())
@@ -369,6 +442,8 @@ class HeuristicAgent:
                     score += p["feed_penalty"]  # feeding the next player's group
                 if view.pile_take_window[kind] > 0:
                     score += p["window_rank_score"]  # a rank already thrown lately
+                if r == SEVEN and self.sevens_missing(view):
+                    score += p["sevens_keep"]  # a book of 7s is needed to go out
                 if p["danger_weight"]:
                     score += p["danger_weight"] * self.pair_chance(view, r)  # the next player may take with it
             if score < best_score:
@@ -376,6 +451,16 @@ class HeuristicAgent:
         if best is None:
             return int(np.flatnonzero(mask)[0])
         return best
+
+    @staticmethod
+    def sevens_missing(view: ObservationView) -> bool:
+        """A book of 7s is needed to go out and my side has none of the kind asked."""
+        sevens_clean, sevens_dirty = view.sevens_books(0)
+        return bool(
+            (view.rule(O.RULE_SEVENS_ANY) and sevens_clean + sevens_dirty < 1)
+            or (view.rule(O.RULE_SEVENS_CLEAN) and sevens_clean < 1)
+            or (view.rule(O.RULE_SEVENS_DIRTY) and sevens_dirty < 1)
+        )
 
     def pair_features(self, view: ObservationView, r: int) -> list[float]:
         """The pair model's features of natural rank ``r`` (``PAIR_FEATURES`` order)."""

@@ -122,6 +122,30 @@ PARAMS: dict[str, Param] = {
         "keep_wilds holds only while at least this many other cards are in hand "
         "(with fewer, the wild goes down: the hand empties sooner)",
     ),
+    # The variations' habits (0.5.0).  Fixed ranges: a search over the presets stays as it was
+    # (a range would change every search's draws); set them by name to try others.
+    "wild_book_min_bonus": Param(
+        1000.0,
+        1000,
+        1000,
+        False,
+        "with wild books, wilds go to a wild book (started with three) when its bonus is at least "
+        "this, or when one is needed to go out",
+    ),
+    "wild_take_min_pile": Param(
+        4.0, 4, 4, True, "take the pile with a natural and a wild only when it holds at least this many cards"
+    ),
+    "permission_margin": Param(
+        0.0,
+        0,
+        0,
+        False,
+        "asked 'may I go out?', say yes when the going-out bonus plus this covers what my cards "
+        "still held cost (the foot's unseen cards at held_card_value each)",
+    ),
+    "sevens_keep": Param(
+        100.0, 100, 100, False, "discard score added to a 7 while a book of 7s is needed to go out and missing"
+    ),
 }
 # The pair model: a logistic regression over these features of a rank, as the discarding
 # seat sees them, for "the next player holds two or more of this rank".  Its weights are
@@ -152,7 +176,8 @@ DEFAULT_PARAMS = np.array([p.default for p in PARAMS.values()], dtype=np.float64
 # from before 0.4.0 have no names: their arrays are in this order (the table without the
 # entries added since; files older still stop short of the last pair-model weights).
 ADDED_IN_0_4 = ("keep_wilds", "keep_wilds_min_hand")
-NAMES_BEFORE_0_4 = tuple(name for name in NAMES if name not in ADDED_IN_0_4)
+ADDED_IN_0_5 = ("wild_book_min_bonus", "wild_take_min_pile", "permission_margin", "sevens_keep")
+NAMES_BEFORE_0_4 = tuple(name for name in NAMES if name not in ADDED_IN_0_4 + ADDED_IN_0_5)
 
 # The compiled heuristic indexes the array with these, each found by its name (the table may grow
 # or be reordered without shifting them).
@@ -187,6 +212,10 @@ VALUE_WEIGHT = NAMES.index("value_weight")
 DANGER_WEIGHT = NAMES.index("danger_weight")
 KEEP_WILDS = NAMES.index("keep_wilds")
 KEEP_WILDS_MIN_HAND = NAMES.index("keep_wilds_min_hand")
+WILD_BOOK_MIN_BONUS = NAMES.index("wild_book_min_bonus")
+WILD_TAKE_MIN_PILE = NAMES.index("wild_take_min_pile")
+PERMISSION_MARGIN = NAMES.index("permission_margin")
+SEVENS_KEEP = NAMES.index("sevens_keep")
 PAIR_WEIGHTS = NAMES.index("pair_bias")  # the pair model's weights follow, in PAIR_FEATURES order
 NUM_PAIR_FEATURES = len(PAIR_FEATURES)
 

@@ -22,7 +22,7 @@ from handfoot_env.cards import (
     shuffled_cards,
 )
 from handfoot_env.reference import rule_facts as facts
-from handfoot_env.reference.state import DRAW_PHASE, Seat, Side
+from handfoot_env.reference.state import DRAW_PHASE, NOT_ASKED, Seat, Side
 
 if TYPE_CHECKING:
     from handfoot_env.reference.game import Game
@@ -37,6 +37,7 @@ def start_deal(game: Game) -> None:
     game.dealer = (game.first_dealer + game.deal_index) % n  # the dealer moves left each deal
     game.current = (game.dealer + 1) % n
     game.phase = DRAW_PHASE
+    game.permission = NOT_ASKED
     game.went_out = None
     game.seats = [Seat() for _ in range(n)]
     game.sides = [Side() for _ in range(rules.num_owners)]

@@ -26,6 +26,16 @@ it is made):
 * docs/rules.md "When the stock runs out", during a turn: after every action, if the stock is empty and the
   player to move has no legal action, the deal ends with no going-out bonus.
 
+The variations (docs/rules.md "Variations") add these decisions:
+* Permission to go out: the question may be asked once a turn, by a player on its foot, before
+  or after the draw; while it stands the partner is the player to move (``mover``) and may only
+  answer.  Until a "yes" the player may not go out, so the 2-card rule holds it (a "no" holds
+  it for the rest of the turn).  ``current`` stays the seat whose turn it is.
+* A wild book and a group of black threes are never staged before the draw (as in ``house``).
+* A take with one natural and a wild, and a take by the table, go onto the side's unfinished
+  group of the rank like the take with a pair (with a wild, only if the group stays within the
+  wild-card limit), else (a wild) form a new group.
+
 ``house`` (runs, so suits matter) adds these decisions (docs/rules.md "`house`"):
 * A natural that goes into a book is taken from the suit in which the hand holds the fewest
   cards (ties: clubs, diamonds, hearts, spades), so that long suits stay for runs; the
@@ -46,7 +56,7 @@ from handfoot_env.cards import CARD_KIND, NUM_KINDS, RED_THREE
 from handfoot_env.reference import deal, legality, transitions
 from handfoot_env.reference import rule_facts as facts
 from handfoot_env.reference.scoring import DealResult, score_deal
-from handfoot_env.reference.state import DRAW_PHASE, GAME_OVER, PLAY_PHASE, Seat, Side
+from handfoot_env.reference.state import ASKED, DRAW_PHASE, GAME_OVER, NOT_ASKED, PLAY_PHASE, Seat, Side
 from handfoot_env.rules import Rules, require_supported
 
 
@@ -74,6 +84,7 @@ class Game:
         self.dealer = self.first_dealer  # the dealer moves left each deal
         self.current = (self.dealer + 1) % rules.num_players  # the seat to move
         self.phase = DRAW_PHASE  # DRAW_PHASE, PLAY_PHASE or GAME_OVER
+        self.permission = NOT_ASKED  # this turn's question to the partner: NOT_ASKED, ASKED, GRANTED, REFUSED
         self.went_out: int | None = None  # the seat that went out, once one has
         self.seats: list[Seat] = [Seat() for _ in range(rules.num_players)]  # hands, feet, staged melds
         self.sides: list[Side] = [Side() for _ in range(rules.num_owners)]  # each owner's table
@@ -87,6 +98,14 @@ class Game:
     def is_over(self) -> bool:
         return self.phase == GAME_OVER
 
+    @property
+    def mover(self) -> int:
+        """The seat to act: the player whose turn it is, or its partner while the question
+        "may I go out?" stands (docs/rules.md "Variations")."""
+        if self.permission == ASKED:
+            return facts.partners_of(self.rules, self.current)[0]
+        return self.current
+
     def owner(self, seat_index: int | None = None) -> int:
         return facts.owner_of(self.rules, self.current if seat_index is None else seat_index)
 
@@ -97,9 +116,9 @@ class Game:
     def books_needed(self) -> tuple[int, int]:
         return self.rules.books_needed(self.deal_index)
 
-    def meets_book_requirement(self, clean: int, dirty: int) -> bool:
-        need_clean, need_dirty = self.books_needed()
-        return clean >= need_clean and dirty >= need_dirty
+    def meets_book_requirement(self, books) -> bool:
+        """Whether an owner with ``books`` (``state.Books``) has the books to go out in this deal."""
+        return facts.book_requirement_problem(self.rules, self.deal_index, books) is None
 
     def score_so_far(self) -> DealResult:
         """The deal in progress scored as it stands, as if it ended now with nobody out: the

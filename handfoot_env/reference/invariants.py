@@ -19,7 +19,7 @@ from handfoot_env.cards import (
 )
 from handfoot_env.reference import rule_facts as facts
 from handfoot_env.reference.game import GAME_OVER, Game
-from handfoot_env.reference.state import Group, Run, TwosBook
+from handfoot_env.reference.state import NOT_ASKED, Group, Run, ThreesGroup, TwosBook, WildBook
 
 
 class InvariantError(AssertionError):
@@ -77,6 +77,8 @@ def check_position(game: Game, mask: np.ndarray | None = None, whole_pack: bool 
             raise InvariantError(
                 f"seat {i} is known to hold {seat.known}, more than its hand and staged cards {held.tolist()}"
             )
+    if game.permission != NOT_ASKED and not (rules.permission_to_go_out and game.seats[game.current].on_foot):
+        raise InvariantError(f"a permission question ({game.permission}) by seat {game.current}, not on its foot")
     if game.phase != GAME_OVER and not (game.legal_mask() if mask is None else mask).any():
         raise InvariantError("no legal action in a position that is not over")
 
@@ -88,6 +90,10 @@ def _legal_meld(meld, rules) -> bool:
         return facts.wilds_allowed(rules, meld.naturals, meld.wilds)
     if isinstance(meld, Run):
         return rules.runs and meld.low >= 0 and meld.high < NUM_NATURALS
+    if isinstance(meld, WildBook):
+        return rules.wild_books
+    if isinstance(meld, ThreesGroup):
+        return rules.black_three_books
     return isinstance(meld, TwosBook) and rules.books_of_twos
 
 
@@ -124,21 +130,24 @@ def _check_suits(game: Game) -> None:
         raise InvariantError("more copies of a suited card than the pack holds")
 
 
-def count_books_of(melds, rules) -> tuple[int, int]:
-    """(clean, dirty) books among ``melds`` (each a meld's counts per kind), counted from the
-    cards by docs/rules.md, not by the engine's ``count_books``: a meld of ``book_size`` cards
-    is a book; clean (house: a red canasta) when it holds no wild card, or is a book of 2s
-    where those are played; dirty (a black canasta) otherwise."""
-    clean = dirty = 0
+def count_books_of(melds, rules) -> tuple[int, int, int]:
+    """(clean, dirty, wild) books among ``melds`` (each a meld's counts per kind), counted from
+    the cards by docs/rules.md, not by the engine's ``count_books``: a meld of ``book_size``
+    cards is a book; clean (house: a red canasta) when it holds no wild card, or is a book of
+    2s where those are played; a wild book (neither) when it holds only wilds where those are
+    played; dirty (a black canasta) otherwise."""
+    clean = dirty = wild = 0
     for cards in melds:
         size, twos, jokers = sum(cards), cards[TWO], cards[JOKER]
         if size < rules.book_size:
             continue
         if twos + jokers == 0 or (rules.books_of_twos and twos == size):
             clean += 1
+        elif rules.wild_books and twos + jokers == size:
+            wild += 1
         else:
             dirty += 1
-    return clean, dirty
+    return clean, dirty, wild
 
 
 def recount_deal(result, rules) -> tuple[int, ...]:
@@ -155,8 +164,8 @@ def recount_deal(result, rules) -> tuple[int, ...]:
             raise InvariantError(f"owner {owner}: melds hold {in_melds.tolist()}, the table {table.tolist()}")
         values = np.asarray(KIND_VALUES)
         melded = int((table * values).sum())  # red threes have value 0
-        clean, dirty = count_books_of(melds, rules)
-        score = melded + clean * rules.clean_book_bonus + dirty * rules.dirty_book_bonus
+        clean, dirty, wild = count_books_of(melds, rules)
+        score = melded + clean * rules.clean_book_bonus + dirty * rules.dirty_book_bonus + wild * rules.wild_book_bonus
         red = int(table[RED_THREE])
         opened = result.final_opened[owner]
         score += red * (

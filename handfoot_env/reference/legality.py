@@ -5,6 +5,11 @@ readable function per rule of docs/rules.md; the vector engine's compiled checks
 (``vector/legality.py``) mirror them and the differential tests hold the two to identical
 masks.  Decision of handfoot's own (docs/rules.md "Decisions handfoot made"): before the draw, staging that would leave the
 player no legal draw or take is refused, so that every position has a legal action.
+
+Going out (docs/rules.md "The foot and going out") is judged in one place, ``go_out_problem``:
+the books of the deal and, in the variations, a wild book, a book of 7s, the partner on its
+foot and the partner's permission.  The 2-card rule holds a player on its foot until going out
+is possible (``cards_left_problem``), so that a discard always remains.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import numpy as np
 
 from handfoot_env import actions as A
 from handfoot_env.cards import (
+    BLACK_THREE,
     CARD_KIND,
     CARD_SUIT,
     JOKER,
@@ -27,6 +33,7 @@ from handfoot_env.cards import (
     TWO,
     card_name,
     is_natural,
+    is_wild,
     natural_kind,
     rank_of,
     suited_id,
@@ -34,9 +41,14 @@ from handfoot_env.cards import (
 from handfoot_env.reference import rule_facts as facts
 from handfoot_env.reference.melds import meld_plan
 from handfoot_env.reference.state import (
+    ASKED,
     DRAW_PHASE,
     GAME_OVER,
+    GRANTED,
+    NOT_ASKED,
     PLAY_PHASE,
+    REFUSED,
+    Books,
     Group,
     Meld,
     Run,
@@ -63,10 +75,14 @@ def candidates(game: Game) -> list[int]:
     """Actions worth asking ``why_illegal`` about: the others need cards the player lacks.
 
     Only a shortcut: every candidate is still judged by ``why_illegal``."""
+    if game.permission == ASKED:
+        return [A.ANSWER_YES, A.ANSWER_NO]
     rules = game.rules
     seat = game.seats[game.current]
     hand = seat.hand
-    out = [A.DRAW, A.TAKE_PILE]
+    out = [A.DRAW, *A.TAKE_ACTIONS]
+    if rules.permission_to_go_out:
+        out.append(A.ASK_TO_GO_OUT)
     for rank in range(NUM_NATURALS):
         kind = natural_kind(rank)
         if hand[kind] >= 2:
@@ -88,6 +104,11 @@ def candidates(game: Game) -> list[int]:
             out.extend((A.extend_run_down(suit), A.extend_run_up(suit)))
     if rules.books_of_twos and hand[TWO]:
         out.extend((A.START_TWOS_BOOK, A.ADD_TWO_TO_TWOS_BOOK))
+    if rules.wild_books and (hand[TWO] or hand[JOKER]):
+        out.extend(A.start_wild_book(c) for c in range(len(A.WILD_BOOK_COMPOSITIONS)))
+        out.extend((A.ADD_TWO_TO_WILD_BOOK, A.ADD_JOKER_TO_WILD_BOOK))
+    if rules.black_three_books and hand[BLACK_THREE]:
+        out.extend((A.START_THREES_GROUP, A.ADD_BLACK_THREE))
     if game.phase == PLAY_PHASE:
         out.extend(A.discard(kind) for kind in range(NUM_KINDS) if hand[kind])
         if rules.runs:
@@ -108,10 +129,22 @@ def why_illegal(game: Game, action: int) -> str | None:
         return str(exc)
     if game.phase == GAME_OVER:
         return "the game is over"
+    if game.permission == ASKED:  # only the partner's answer may follow the question
+        if act.kind in ("answer_yes", "answer_no"):
+            return None
+        return "your partner is asked whether you may go out: only an answer (yes or no) may follow"
+    if act.kind in ("answer_yes", "answer_no"):
+        return "no question stands: only a partner asked 'may I go out?' answers"
+    if act.kind == "ask_to_go_out":
+        return ask_problem(game)
     if act.kind == "draw":
         return draw_problem(game)
     if act.kind == "take_pile":
         return take_problem(game)
+    if act.kind == "take_with_wild":
+        return take_problem(game, wild=act.card)
+    if act.kind == "take_onto_table":
+        return table_take_problem(game)
     if act.kind == "discard":
         if game.rules.runs and is_natural(act.card):
             return "with runs a natural's suit matters: discard it with the suited discard action"
@@ -131,15 +164,27 @@ def draw_problem(game: Game) -> str | None:
     return None
 
 
-def take_problem(game: Game, hand: list[int] | None = None, staged: list[Meld] | None = None) -> str | None:
-    """Why the current player may not take the pile (optionally with a hypothetical hand)."""
+def any_take_problem(game: Game, hand: list[int] | None = None, staged: list[Meld] | None = None) -> str | None:
+    """None if the current player may take the pile in some way (with a pair, a natural and a
+    wild, or by the table), optionally with a hypothetical hand and staged melds; else why not
+    (the reason of the take with a pair)."""
+    first = take_problem(game, hand, staged)
+    if first is None or not game.rules.takes_with_a_pair:
+        return first
+    if game.rules.take_with_natural_and_wild and any(
+        take_problem(game, hand, staged, wild=wild) is None for wild in (TWO, JOKER)
+    ):
+        return None
+    if game.rules.take_onto_table and table_take_problem(game, hand) is None:
+        return None
+    return first
+
+
+def pile_problem(game: Game, frozen_blocks: bool) -> str | None:
+    """The conditions every take of the pile shares (docs/rules.md "Taking the discard pile"):
+    instead of drawing, a pile that may be taken, a natural on top, the minimum pile size;
+    ``frozen_blocks``: a pile that holds a wild card is frozen (``wild_freezes_pile``)."""
     rules = game.rules
-    if rules.draw_one_plus_discard:
-        return top_discard_problem(game)
-    seat = game.seats[game.current]
-    side = game.sides[game.owner()]
-    hand = seat.hand if hand is None else hand
-    staged = seat.staged if staged is None else staged
     if game.phase != DRAW_PHASE:
         return "the pile can only be taken instead of drawing"
     if rules.pile_take_count == 0:
@@ -151,38 +196,100 @@ def take_problem(game: Game, hand: list[int] | None = None, staged: list[Meld] |
         return f"the top card ({KIND_NAMES[top]}) is not a natural: a wild or a three blocks the pile"
     if len(game.pile) < rules.pile_min_size:
         return f"the pile holds {len(game.pile)} cards; taking it needs at least {rules.pile_min_size}"
+    if frozen_blocks and rules.wild_freezes_pile and any(is_wild(int(CARD_KIND[c])) for c in game.pile):
+        return "the pile holds a wild card and is frozen: only a natural pair takes it"
+    return None
+
+
+def cards_to_hand(game: Game) -> int:
+    """How many cards of the pile a take brings to the hand, besides its top card."""
+    to_hand = len(game.pile) - 1
+    if game.rules.pile_take_count is not None:
+        to_hand = min(to_hand, game.rules.pile_take_count - 1)
+    return to_hand
+
+
+def take_problem(
+    game: Game, hand: list[int] | None = None, staged: list[Meld] | None = None, wild: int | None = None
+) -> str | None:
+    """Why the current player may not take the pile with a pair of its top card (``wild``
+    None) or with one natural and the wild ``wild`` (TWO or JOKER; a variation), optionally
+    with a hypothetical hand and staged melds."""
+    rules = game.rules
+    if rules.draw_one_plus_discard:
+        return top_discard_problem(game) if wild is None else "these rules take the top discard with a stock card"
+    if wild is not None and not rules.take_with_natural_and_wild:
+        return "these rules take the pile with a natural pair (rules field take_with_natural_and_wild)"
+    seat = game.seats[game.current]
+    side = game.sides[game.owner()]
+    hand = seat.hand if hand is None else hand
+    staged = seat.staged if staged is None else staged
+    problem = pile_problem(game, frozen_blocks=wild is not None)
+    if problem is not None:
+        return problem
+    top = int(CARD_KIND[game.pile[-1]])
     if rules.take_requires_opened and not side.opened:
         return "you must open (lay down your first groups) before taking the pile"
-    if hand[top] < 2:
-        return f"taking the pile needs two natural {KIND_NAMES[top]} in your hand"
+    naturals = 2 if wild is None else 1
+    if hand[top] < naturals:
+        if wild is None:
+            return f"taking the pile needs two natural {KIND_NAMES[top]} in your hand"
+        return f"taking the pile with a wild needs a natural {KIND_NAMES[top]} in your hand"
+    if wild is not None and hand[wild] < 1:
+        return f"you hold no {KIND_NAMES[wild]} to take the pile with"
     rank = rank_of(top)
     groups = side.groups if side.opened else staged
     target = unfinished_group(groups, rank, rules.book_size)
-    if target is not None and target.size + 3 > rules.book_size:
+    result = Group(rank) if target is None else target.copy()
+    result.naturals += naturals + 1
+    if wild == TWO:
+        result.twos += 1
+    elif wild == JOKER:
+        result.jokers += 1
+    if result.size > rules.book_size:
         return (
-            f"your group of {KIND_NAMES[top]} has {target.size} cards; "
-            f"the top card and the pair would make it more than {rules.book_size}"
+            f"your group of {KIND_NAMES[top]} has {result.size - 3} cards; "
+            f"the top card and your two cards would make it more than {rules.book_size}"
         )
+    if not facts.wilds_allowed(rules, result.naturals, result.wilds):
+        return f"a group of {result.naturals} naturals and {result.wilds} wilds breaks the wild-card limit"
     if not side.opened:
-        total = sum(g.value for g in staged) + 3 * KIND_VALUES[top]
+        total = (
+            sum(g.value for g in staged)
+            + (naturals + 1) * KIND_VALUES[top]
+            + (KIND_VALUES[wild] if wild is not None else 0)
+        )
         minimum = game.minimum(game.owner())
         if total < minimum:
             return (
-                f"the top card, your pair and your staged groups make {total} points; the opening minimum is {minimum}"
+                f"the top card, your cards and your staged groups make {total} points; the opening minimum is {minimum}"
             )
     # The 2-card rule applies to the take as to any meld.
-    to_hand = len(game.pile) - 1
-    if rules.pile_take_count is not None:
-        to_hand = min(to_hand, rules.pile_take_count - 1)
-    cards_left = sum(hand) - 2 + to_hand
-    melded = [g.copy() for g in groups]
-    grown = unfinished_group(melded, rank, rules.book_size)
-    if grown is None:
-        melded.append(Group(rank, naturals=3))
-    else:
-        grown.naturals += 3
+    cards_left = sum(hand) - 2 + cards_to_hand(game)
+    melded = [g for g in groups if g is not target] + [result]
     books = count_books(melded, rules.book_size)  # an unopened side has no table groups
     return cards_left_problem(game, cards_left, books)
+
+
+def table_take_problem(game: Game, hand: list[int] | None = None) -> str | None:
+    """Variation: may the current player take the pile by adding its top card to an unfinished
+    group of its side's table (no pair needed; the take then goes on as usual)?"""
+    rules = game.rules
+    if not rules.take_onto_table:
+        return "these rules take the pile with cards from the hand (rules field take_onto_table)"
+    problem = pile_problem(game, frozen_blocks=True)
+    if problem is not None:
+        return problem
+    side = game.sides[game.owner()]
+    top = int(CARD_KIND[game.pile[-1]])
+    target = unfinished_group(side.groups, rank_of(top), rules.book_size) if side.opened else None
+    if target is None:
+        return f"your side has no unfinished group of {KIND_NAMES[top]} on the table to take the pile onto"
+    hand = game.seats[game.current].hand if hand is None else hand
+    result = target.copy()
+    result.naturals += 1
+    melded = [g for g in side.groups if g is not target] + [result]
+    return cards_left_problem(game, sum(hand) + cards_to_hand(game), count_books(melded, rules.book_size))
 
 
 def top_discard_problem(game: Game) -> str | None:
@@ -217,19 +324,45 @@ def frozen_meld(game: Game, card: int) -> str | None:
     return None
 
 
-def cards_left_problem(game: Game, cards_left: int, books: tuple[int, int]) -> str | None:
-    """The 2-card rule: from the foot, a meld must leave 2 cards until the owner can go out."""
+def go_out_problem(game: Game, books: Books) -> str | None:
+    """Why the player whose turn it is may not go out with its side holding ``books``, or None
+    (docs/rules.md "The foot and going out"; the variations add the partner on its foot and the
+    partner's permission)."""
+    problem = facts.book_requirement_problem(game.rules, game.deal_index, books)
+    if problem is not None:
+        return problem
+    if game.rules.partner_foot_first and any(
+        not game.seats[p].on_foot for p in facts.partners_of(game.rules, game.current)
+    ):
+        return "your partner has not picked up its foot yet"
+    if game.rules.permission_to_go_out and game.permission != GRANTED:
+        if game.permission == REFUSED:
+            return "your partner said no: you may not go out this turn"
+        return "you must first ask your partner: may I go out?"
+    return None
+
+
+def cards_left_problem(game: Game, cards_left: int, books: Books) -> str | None:
+    """The 2-card rule: from the foot, a meld must leave 2 cards until the player may go out."""
     seat = game.seats[game.current]
     if not seat.on_foot or cards_left >= 2:
         return None
-    if not game.meets_book_requirement(*books):
-        need_clean, need_dirty = game.books_needed()
-        return (
-            "playing from the foot you must keep at least 2 cards until your side has "
-            f"{need_clean} clean and {need_dirty} dirty books"
-        )
+    problem = go_out_problem(game, books)
+    if problem is not None:
+        return f"playing from the foot you must keep at least 2 cards until you may go out: {problem}"
     if cards_left == 0 and not game.rules.go_out_by_meld:
         return "these rules require you to finish with a discard"
+    return None
+
+
+def ask_problem(game: Game) -> str | None:
+    """Variation: may the player ask its partner "may I go out?" now (once a turn, on its foot)?"""
+    if not game.rules.permission_to_go_out:
+        return "these rules need no permission to go out (rules field permission_to_go_out)"
+    if game.permission != NOT_ASKED:
+        return "you have asked your partner this turn already"
+    if not game.seats[game.current].on_foot:
+        return "you may ask to go out once you play from your foot"
     return None
 
 
@@ -237,7 +370,7 @@ def meld_problem(game: Game, act: A.Action) -> str | None:
     rules = game.rules
     seat = game.seats[game.current]
     side = game.sides[game.owner()]
-    if game.phase == DRAW_PHASE and not (rules.staging_before_draw and not side.opened):
+    if game.phase == DRAW_PHASE and not (rules.staging_before_draw and not side.opened and act.is_group_action):
         return "draw or take the pile before melding"
     staging = not side.opened
     groups = seat.staged if staging else side.groups
@@ -270,7 +403,7 @@ def meld_problem(game: Game, act: A.Action) -> str | None:
                 hand = list(seat.hand)
                 for k in range(NUM_KINDS):
                     hand[k] -= need[k]
-                if take_problem(game, hand, after) is not None:
+                if any_take_problem(game, hand, after) is not None:
                     return "with the stock nearly empty this staging would leave you no legal draw or take"
             return None
         after = after + side.groups  # the staged groups go down: books count from now
@@ -288,6 +421,7 @@ def discard_problem(game: Game, card: int) -> str | None:
     empties = seat.hand_size == 1 and not seat.staged
     if empties and seat.on_foot:
         side = game.sides[game.owner()]
-        if not game.meets_book_requirement(*count_books(side.groups, game.rules.book_size)):
-            return "discarding your last card would go out, and your side lacks the books to go out"
+        problem = go_out_problem(game, count_books(side.groups, game.rules.book_size))
+        if problem is not None:
+            return f"discarding your last card would go out, and {problem}"
     return None

@@ -12,15 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from handfoot_env import actions as A
-from handfoot_env.cards import JOKER, KIND_NAMES, NUM_KINDS, NUM_NATURALS, SUIT_NAMES, TWO, natural_kind
+from handfoot_env.cards import BLACK_THREE, JOKER, KIND_NAMES, NUM_KINDS, NUM_NATURALS, SUIT_NAMES, TWO, natural_kind
 from handfoot_env.reference.state import (
     Group,
     Meld,
     Run,
+    ThreesGroup,
     TwosBook,
+    WildBook,
     unfinished_group,
     unfinished_run,
+    unfinished_threes,
     unfinished_twos_book,
+    unfinished_wild_book,
 )
 from handfoot_env.rules import Rules
 
@@ -40,6 +44,10 @@ def meld_plan(rules: Rules, act: A.Action, groups: list[Meld], staging: bool) ->
         return group_plan(rules, act, groups, staging)
     if act.kind in ("start_run", "extend_run_down", "extend_run_up"):
         return run_plan(rules, act, groups)
+    if act.kind in ("start_wild_book", "add_to_wild_book"):
+        return wild_book_plan(rules, act, groups)
+    if act.kind in ("start_threes_group", "add_black_three"):
+        return threes_plan(rules, act, groups)
     return twos_plan(rules, act, groups)
 
 
@@ -109,6 +117,45 @@ def twos_plan(rules: Rules, act: A.Action, groups: list[Meld]) -> str | MeldPlan
         return "there is no unfinished book of 2s to add to"
     need[TWO] = 1
     return MeldPlan(need, [], current, TwosBook(current.twos + 1))
+
+
+def wild_book_plan(rules: Rules, act: A.Action, groups: list[Meld]) -> str | MeldPlan:
+    """Variation: start the wild book with three wilds, or add a 2 or a joker to it."""
+    if not rules.wild_books:
+        return "these rules have no wild books (rules field wild_books)"
+    need = [0] * NUM_KINDS
+    current = unfinished_wild_book(groups, rules.book_size)
+    if act.kind == "start_wild_book":
+        if current is not None:
+            return "there is already an unfinished wild book; add to it instead"
+        need[TWO], need[JOKER] = A.WILD_BOOK_COMPOSITIONS[act.composition]
+        return MeldPlan(need, [], None, WildBook(need[TWO], need[JOKER]))
+    if current is None:
+        return "there is no unfinished wild book to add to"
+    need[act.card] = 1
+    result = current.copy()
+    if act.card == TWO:
+        result.twos += 1
+    else:
+        result.jokers += 1
+    return MeldPlan(need, [], current, result)
+
+
+def threes_plan(rules: Rules, act: A.Action, groups: list[Meld]) -> str | MeldPlan:
+    """Variation: start a group of black threes with three, or add one."""
+    if not rules.black_three_books:
+        return "these rules never meld black threes (rules field black_three_books)"
+    need = [0] * NUM_KINDS
+    current = unfinished_threes(groups, rules.book_size)
+    if act.kind == "start_threes_group":
+        if current is not None:
+            return "there is already an unfinished group of black threes; add to it instead"
+        need[BLACK_THREE] = 3
+        return MeldPlan(need, [], None, ThreesGroup(3))
+    if current is None:
+        return "there is no unfinished group of black threes to add to"
+    need[BLACK_THREE] = 1
+    return MeldPlan(need, [], current, ThreesGroup(current.threes + 1))
 
 
 __all__ = ["MeldPlan", "meld_plan"]

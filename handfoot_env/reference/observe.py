@@ -8,7 +8,18 @@ from handfoot_env import observation as O
 from handfoot_env.cards import CARD_KIND, CARD_SUIT, NUM_KINDS
 from handfoot_env.reference import rule_facts as facts
 from handfoot_env.reference.game import DRAW_PHASE, PLAY_PHASE, Game
-from handfoot_env.reference.state import Group, Meld, Run, TwosBook, count_books
+from handfoot_env.reference.state import (
+    ASKED,
+    GRANTED,
+    REFUSED,
+    Group,
+    Meld,
+    Run,
+    ThreesGroup,
+    TwosBook,
+    WildBook,
+    count_books,
+)
 
 
 def observe(game: Game, seat: int) -> np.ndarray:
@@ -38,7 +49,7 @@ def observe(game: Game, seat: int) -> np.ndarray:
     for slot, owner in enumerate(O.relative_owners(my_owner, rules.num_owners)):
         side = game.sides[owner]
         base = O.OWNERS + slot * O.OWNER_FIELDS
-        clean, dirty = count_books(side.groups, rules.book_size)
+        clean, dirty = count_books(side.groups, rules.book_size)[:2]
         obs[base + O.OWNER_PRESENT] = 1
         obs[base + O.OWNER_OPENED] = side.opened
         obs[base + O.OWNER_RED_THREES] = side.red_threes
@@ -78,7 +89,54 @@ def observe(game: Game, seat: int) -> np.ndarray:
     obs[O.GAME_OPENED] = game.sides[my_owner].opened
     if rules.runs or rules.books_of_twos:
         _observe_house(game, seat, obs)
+    if rules.plays_variations:
+        _observe_variations(game, seat, obs)
     return obs
+
+
+def _put_wild_and_threes(melds: list[Meld], book_size: int, obs: np.ndarray, wild_at: int, threes_at: int) -> None:
+    """The unfinished wild book (2s, jokers) and group of black threes among ``melds``."""
+    for meld in melds:
+        if meld.size >= book_size:
+            continue
+        if isinstance(meld, WildBook):
+            obs[wild_at : wild_at + 2] = (meld.twos, meld.jokers)
+        elif isinstance(meld, ThreesGroup):
+            obs[threes_at] = meld.threes
+
+
+def _observe_variations(game: Game, seat: int, obs: np.ndarray) -> None:
+    """The fields of layout version 2: the permission question, the variations' rules, and
+    each side's wild books, group of black threes and books of 7s (filled only under rules that
+    play a variation: under the presets they stay zero)."""
+    rules = game.rules
+    if game.permission == ASKED:
+        obs[O.QUESTION_STANDS] = 1
+        obs[O.QUESTION_MINE] = seat == game.current
+        obs[O.QUESTION_PARTNERS] = seat in facts.partners_of(rules, game.current)
+    obs[O.QUESTION_GRANTED] = game.permission == GRANTED
+    obs[O.QUESTION_REFUSED] = game.permission == REFUSED
+    obs[O.RULE_WILD_BOOKS] = rules.wild_books
+    obs[O.RULE_WILD_BOOK_TO_GO_OUT] = rules.wild_book_to_go_out
+    obs[O.RULE_WILD_BOOK_BONUS] = rules.wild_book_bonus / 1000 if rules.wild_books else 0
+    obs[O.RULE_BLACK_THREE_BOOKS] = rules.black_three_books
+    obs[O.RULE_SEVENS_ANY] = rules.sevens_book_to_go_out == "any"
+    obs[O.RULE_SEVENS_CLEAN] = rules.sevens_book_to_go_out == "clean"
+    obs[O.RULE_SEVENS_DIRTY] = rules.sevens_book_to_go_out == "dirty"
+    obs[O.RULE_TAKE_ONTO_TABLE] = rules.take_onto_table
+    obs[O.RULE_TAKE_WITH_WILD] = rules.take_with_natural_and_wild
+    obs[O.RULE_WILD_FREEZES_PILE] = rules.wild_freezes_pile
+    obs[O.RULE_PARTNER_FOOT_FIRST] = rules.partner_foot_first
+    obs[O.RULE_PERMISSION] = rules.permission_to_go_out
+    for slot, owner in enumerate(O.relative_owners(facts.owner_of(rules, seat), rules.num_owners)):
+        groups = game.sides[owner].groups
+        base = O.VARIATION_SIDES + slot * O.VARIATION_SIDE_FIELDS
+        books = count_books(groups, rules.book_size)
+        _put_wild_and_threes(groups, rules.book_size, obs, base + O.SIDE_WILD_TWOS, base + O.SIDE_THREES)
+        obs[base + O.SIDE_WILD_BOOKS] = books.wild
+        obs[base + O.SIDE_SEVENS_CLEAN] = books.sevens_clean
+        obs[base + O.SIDE_SEVENS_DIRTY] = books.sevens_dirty
+    _put_wild_and_threes(game.seats[seat].staged, rules.book_size, obs, O.STAGED_WILD_TWOS, O.STAGED_THREES)
 
 
 def _put_runs_and_twos(melds: list[Meld], book_size: int, obs: np.ndarray, runs_at: int, twos_at: int) -> None:

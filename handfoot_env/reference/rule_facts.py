@@ -8,16 +8,43 @@ and the differential tests hold the two readings to the same answers.
 
 from __future__ import annotations
 
+from handfoot_env.reference.state import Books
 from handfoot_env.rules import Rules
 
 
 def owner_of(rules: Rules, seat: int) -> int:
-    """Partners (seats 0+2, 1+3) share one owner; otherwise every player owns its melds."""
+    """Partners (seats 0+2 and 1+3; with six players 0+3, 1+4 and 2+5) share one owner;
+    otherwise every player owns its melds."""
     return seat % rules.num_owners if rules.partnerships else seat
 
 
 def members_of(rules: Rules, owner: int) -> list[int]:
     return [seat for seat in range(rules.num_players) if owner_of(rules, seat) == owner]
+
+
+def partners_of(rules: Rules, seat: int) -> list[int]:
+    """The other members of the seat's side (none when each plays alone)."""
+    return [other for other in members_of(rules, owner_of(rules, seat)) if other != seat]
+
+
+def book_requirement_problem(rules: Rules, deal_index: int, books: Books) -> str | None:
+    """Why an owner with ``books`` may not go out in this deal, or None (docs/rules.md "The
+    foot and going out"; the wild book and the book of 7s are variations)."""
+    need_clean, need_dirty = rules.books_to_go_out[deal_index]
+    if books.clean < need_clean or books.dirty < need_dirty:
+        return f"your side lacks the books to go out ({need_clean} clean and {need_dirty} dirty)"
+    if rules.wild_book_to_go_out and books.wild < 1:
+        return "your side needs a wild book to go out"
+    sevens = {
+        "no": True,
+        "any": books.sevens_clean + books.sevens_dirty >= 1,
+        "clean": books.sevens_clean >= 1,
+        "dirty": books.sevens_dirty >= 1,
+    }[rules.sevens_book_to_go_out]
+    if not sevens:
+        kind = "" if rules.sevens_book_to_go_out == "any" else rules.sevens_book_to_go_out + " "
+        return f"your side needs a {kind}book of 7s to go out"
+    return None
 
 
 def opening_minimum(rules: Rules, deal_index: int, running_total: int) -> int:

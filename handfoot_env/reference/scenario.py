@@ -28,7 +28,9 @@ three).  Unless the stock is listed, every card of the pack is placed exactly on
 
 With runs (``house``) naturals carry a suit: ``Kh``, ``10s``, ``4c``, ``Ad``; a natural
 written without one takes the first suit of its rank left in the pack (clubs first).  On a
-table, ``4h 5h 6h`` (one suit, ranks in sequence) is a run and ``2 2 2`` a book of 2s.
+table, ``4h 5h 6h`` (one suit, ranks in sequence) is a run and ``2 2 2`` a book of 2s.  Where
+the variations allow them, ``2 Jk 2`` on a table is a wild book and ``3b 3b 3b`` a group of
+black threes.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from handfoot_env.cards import (
+    BLACK_THREE,
     CARD_KIND,
     CARD_SUIT,
     JOKER,
@@ -57,7 +60,7 @@ from handfoot_env.errors import ScenarioError
 from handfoot_env.reference import rule_facts as facts
 from handfoot_env.reference.deal import add_card
 from handfoot_env.reference.game import DRAW_PHASE, PLAY_PHASE, Game
-from handfoot_env.reference.state import Group, Meld, Run, Seat, Side, TwosBook
+from handfoot_env.reference.state import Group, Meld, Run, Seat, Side, ThreesGroup, TwosBook, WildBook
 from handfoot_env.rules import Rules, require_supported
 from handfoot_env.strict_yaml import load_yaml
 
@@ -117,6 +120,10 @@ def _meld(cards: list[int], rules: Rules, where: str) -> Meld:
     naturals = [k for k in kinds if is_natural(k)]
     if rules.books_of_twos and kinds and all(k == TWO for k in kinds):
         meld: Meld = TwosBook(len(kinds))
+    elif rules.wild_books and kinds and all(k in (TWO, JOKER) for k in kinds):
+        meld = WildBook(kinds.count(TWO), kinds.count(JOKER))
+    elif rules.black_three_books and kinds and all(k == BLACK_THREE for k in kinds):
+        meld = ThreesGroup(len(kinds))
     elif rules.runs and len(set(naturals)) > 1:
         suits = {int(CARD_SUIT[c]) for c in cards}
         ranks = sorted(rank_of(k) for k in naturals)

@@ -63,8 +63,12 @@ def score_deal(game: Game, went_out: int | None, ended_by: str = GOING_OUT) -> D
     owners = []
     for owner, side in enumerate(game.sides):
         melded = sum(g.value for g in side.groups)
-        clean, dirty = count_books(side.groups, rules.book_size)
-        bonus = clean * rules.clean_book_bonus + dirty * rules.dirty_book_bonus
+        books = count_books(side.groups, rules.book_size)
+        bonus = (
+            books.clean * rules.clean_book_bonus
+            + books.dirty * rules.dirty_book_bonus
+            + books.wild * rules.wild_book_bonus  # a wild book: neither clean nor dirty
+        )
         per_red_three = rules.red_three_bonus
         if rules.red_three_unopened_penalty and not side.opened:
             per_red_three = -rules.red_three_bonus

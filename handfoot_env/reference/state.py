@@ -1,18 +1,34 @@
 """The pieces of a reference game: melds, seats and sides (owners of melds).
 
 A meld is a :class:`Group` (a book of one natural rank, with wilds), or in ``house`` a
-:class:`Run` (one suit in sequence) or a :class:`TwosBook` (2s only).  Every meld has a
-``size``, ``is_clean``, ``value`` and ``counts()``; at ``book_size`` cards it is a book
-(``house`` calls books canastas: clean ones red, ones with wilds black).
+:class:`Run` (one suit in sequence) or a :class:`TwosBook` (2s only); the variations add a
+:class:`WildBook` (wilds only) and a :class:`ThreesGroup` (black threes only).  Every meld
+has a ``size``, ``is_clean``, ``value`` and ``counts()``; at ``book_size`` cards it is a book
+(``house`` calls books canastas: clean ones red, ones with wilds black).  A wild book is
+neither clean nor dirty (docs/rules.md "Variations"): :func:`count_books` counts it apart.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from handfoot_env.cards import JOKER, KIND_VALUES, NUM_KINDS, NUM_NATURALS, NUM_SUITS, TWO, natural_kind
+from handfoot_env.cards import (
+    BLACK_THREE,
+    JOKER,
+    KIND_VALUES,
+    NUM_KINDS,
+    NUM_NATURALS,
+    NUM_SUITS,
+    TWO,
+    natural_kind,
+    rank_of,
+)
 
 DRAW_PHASE, PLAY_PHASE, GAME_OVER = "draw", "play", "game_over"  # a game's phases
+# A permission question's state in the turn (docs/rules.md "Variations", permission to go out).
+NOT_ASKED, ASKED, GRANTED, REFUSED = "not asked", "asked", "granted", "refused"
+SEVEN = rank_of(7)  # the rank index of the 7s
 
 
 @dataclass
@@ -118,7 +134,63 @@ class TwosBook:
         return TwosBook(self.twos)
 
 
-Meld = Group | Run | TwosBook
+@dataclass
+class WildBook:
+    """A wild book (variation): 2s and jokers only; neither clean nor dirty when complete."""
+
+    twos: int = 0
+    jokers: int = 0
+
+    @property
+    def size(self) -> int:
+        return self.twos + self.jokers
+
+    @property
+    def is_clean(self) -> bool:
+        return False
+
+    @property
+    def value(self) -> int:
+        return self.twos * KIND_VALUES[TWO] + self.jokers * KIND_VALUES[JOKER]
+
+    def counts(self) -> list[int]:
+        out = [0] * NUM_KINDS
+        out[TWO] = self.twos
+        out[JOKER] = self.jokers
+        return out
+
+    def copy(self) -> WildBook:
+        return WildBook(self.twos, self.jokers)
+
+
+@dataclass
+class ThreesGroup:
+    """A group of black threes (variation): no wilds, a clean book when complete."""
+
+    threes: int = 3
+
+    @property
+    def size(self) -> int:
+        return self.threes
+
+    @property
+    def is_clean(self) -> bool:
+        return True
+
+    @property
+    def value(self) -> int:
+        return self.threes * KIND_VALUES[BLACK_THREE]
+
+    def counts(self) -> list[int]:
+        out = [0] * NUM_KINDS
+        out[BLACK_THREE] = self.threes
+        return out
+
+    def copy(self) -> ThreesGroup:
+        return ThreesGroup(self.threes)
+
+
+Meld = Group | Run | TwosBook | WildBook | ThreesGroup
 
 
 def no_suits() -> list[list[int]]:
@@ -185,13 +257,43 @@ def unfinished_twos_book(groups: list[Meld], book_size: int) -> TwosBook | None:
     return None
 
 
-def count_books(groups: list[Meld], book_size: int) -> tuple[int, int]:
-    """(clean books, dirty books) among ``groups``: in house, (red canastas, black canastas)."""
-    clean = dirty = 0
+def unfinished_wild_book(groups: list[Meld], book_size: int) -> WildBook | None:
+    for meld in groups:
+        if isinstance(meld, WildBook) and meld.size < book_size:
+            return meld
+    return None
+
+
+def unfinished_threes(groups: list[Meld], book_size: int) -> ThreesGroup | None:
+    for meld in groups:
+        if isinstance(meld, ThreesGroup) and meld.size < book_size:
+            return meld
+    return None
+
+
+class Books(NamedTuple):
+    """An owner's books, as going out asks for them (docs/rules.md "The foot and going out")."""
+
+    clean: int  # clean books (house: red canastas), books of black threes among them
+    dirty: int  # books with wilds (house: black canastas)
+    wild: int = 0  # wild books: neither clean nor dirty
+    sevens_clean: int = 0  # the clean books of 7s among ``clean``
+    sevens_dirty: int = 0  # the dirty books of 7s among ``dirty``
+
+
+def count_books(groups: list[Meld], book_size: int) -> Books:
+    """The books among ``groups`` (``(clean, dirty, ...)``: in house, red and black canastas)."""
+    clean = dirty = wild = sevens_clean = sevens_dirty = 0
     for group in groups:
-        if group.size >= book_size:
-            if group.is_clean:
-                clean += 1
-            else:
-                dirty += 1
-    return clean, dirty
+        if group.size < book_size:
+            continue
+        seven = isinstance(group, Group) and group.rank == SEVEN
+        if isinstance(group, WildBook):
+            wild += 1
+        elif group.is_clean:
+            clean += 1
+            sevens_clean += seven
+        else:
+            dirty += 1
+            sevens_dirty += seven
+    return Books(clean, dirty, wild, sevens_clean, sevens_dirty)

@@ -16,10 +16,12 @@ from handfoot_env import actions as A
 from handfoot_env.cards import (
     CARD_KIND,
     CARD_SUIT,
+    JOKER,
     NUM_KINDS,
     NUM_NATURALS,
     NUM_SUITS,
     RED_THREE,
+    TWO,
     natural_kind,
     rank_of,
     suited_id,
@@ -28,7 +30,19 @@ from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import deal, legality
 from handfoot_env.reference.melds import MeldPlan, meld_plan
 from handfoot_env.reference.scoring import GOING_OUT, NO_LEGAL_ACTION, STOCK_EXHAUSTED, score_deal
-from handfoot_env.reference.state import DRAW_PHASE, GAME_OVER, PLAY_PHASE, Group, Seat, Side, unfinished_group
+from handfoot_env.reference.state import (
+    ASKED,
+    DRAW_PHASE,
+    GAME_OVER,
+    GRANTED,
+    NOT_ASKED,
+    PLAY_PHASE,
+    REFUSED,
+    Group,
+    Seat,
+    Side,
+    unfinished_group,
+)
 
 if TYPE_CHECKING:
     from handfoot_env.reference.game import Game
@@ -45,6 +59,14 @@ def apply(game: Game, action: int) -> None:
         draw(game)
     elif act.kind == "take_pile":
         take_top_discard(game) if game.rules.draw_one_plus_discard else take_pile(game)
+    elif act.kind == "take_with_wild":
+        take_pile(game, wild=act.card)
+    elif act.kind == "take_onto_table":
+        take_pile(game, onto_table=True)
+    elif act.kind == "ask_to_go_out":
+        game.permission = ASKED  # the partner is to move until it answers
+    elif act.kind in ("answer_yes", "answer_no"):
+        game.permission = GRANTED if act.kind == "answer_yes" else REFUSED
     elif act.kind == "discard":
         discard(game, act.card)
     elif act.kind == "discard_suited":
@@ -97,21 +119,32 @@ def take_top_discard(game: Game) -> None:
     game.phase = PLAY_PHASE
 
 
-def take_pile(game: Game) -> None:
+def take_pile(game: Game, wild: int | None = None, onto_table: bool = False) -> None:
+    """Take the pile: its top card goes down with a pair of it from the hand, or (variations)
+    with one natural and the wild ``wild``, or alone onto the side's group (``onto_table``);
+    then the next cards of the pile go to the hand."""
     rules = game.rules
     seat = game.seats[game.current]
     side = game.sides[game.owner()]
     top = int(CARD_KIND[game.pile.pop()])
-    seat.hand[top] -= 2
-    show(seat, top, 2)
+    from_hand = [0] * NUM_KINDS  # the cards that go down with the top card
+    if not onto_table:
+        from_hand[top] = 2 if wild is None else 1
+        if wild is not None:
+            from_hand[wild] = 1
+    for kind, count in enumerate(from_hand):
+        seat.hand[kind] -= count
+        show(seat, kind, count)
     if not side.opened:  # groups staged before the take go down with it
         show_staged(seat)
     groups = side.groups if side.opened else seat.staged
     target = unfinished_group(groups, rank_of(top), rules.book_size)
     if target is None:
-        groups.append(Group(rank_of(top), naturals=3))
-    else:
-        target.naturals += 3
+        target = Group(rank_of(top))
+        groups.append(target)
+    target.naturals += 1 + from_hand[top]
+    target.twos += from_hand[TWO]
+    target.jokers += from_hand[JOKER]
     if not side.opened:  # the take reached the minimum together with the staged groups
         open_side(game, seat, side)
     count = len(game.pile) if rules.pile_take_count is None else rules.pile_take_count - 1
@@ -205,12 +238,13 @@ def discard(game: Game, card: int) -> None:
         deal.pick_up_foot(game, game.current)  # decision: the foot waits for the next turn
     game.current = (game.current + 1) % game.rules.num_players
     game.phase = DRAW_PHASE
+    game.permission = NOT_ASKED  # a question holds for the turn it was asked in
     begin_turn(game)
 
 
 def begin_turn(game: Game) -> None:
     """Stock exhausted: no legal draw and no legal take ends the deal with no bonus."""
-    if len(game.stock) < game.rules.draw_count and legality.take_problem(game) is not None:
+    if len(game.stock) < game.rules.draw_count and legality.any_take_problem(game) is not None:
         end_deal(game, went_out=None, ended_by=STOCK_EXHAUSTED)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from numba import njit, prange
 
 from handfoot_env.vector.deal import open_deal
-from handfoot_env.vector.legality import why_illegal
+from handfoot_env.vector.legality import mover, why_illegal
 from handfoot_env.vector.masks import legal_mask
 from handfoot_env.vector.observe import observe
 from handfoot_env.vector.scoring import owner_deal_score
@@ -104,16 +104,16 @@ def mask_kernel_serial(states, rules, masks):
 
 @njit(cache=True, parallel=True)
 def observe_kernel_parallel(states, rules, seats, observations):
-    """The observation of ``seats[b]`` in each game (-1: the player to move)."""
+    """The observation of ``seats[b]`` in each game (-1: the seat to act, ``legality.mover``)."""
     for b in prange(states.shape[0]):
-        seat = states[b].current if seats[b] < 0 else seats[b]
+        seat = mover(states[b], rules[0]) if seats[b] < 0 else seats[b]
         observe(states[b], rules[0], seat, observations[b])
 
 
 @njit(cache=True)
 def observe_kernel_serial(states, rules, seats, observations):
     for b in range(states.shape[0]):
-        seat = states[b].current if seats[b] < 0 else seats[b]
+        seat = mover(states[b], rules[0]) if seats[b] < 0 else seats[b]
         observe(states[b], rules[0], seat, observations[b])
 
 

@@ -8,7 +8,7 @@ from numba import njit
 from handfoot_env.cards import FIRST_NATURAL, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE
 from handfoot_env.rule_facts import owner_of
 from handfoot_env.vector.legality import KIND_OF_CARD, SUIT_OF_CARD
-from handfoot_env.vector.state import DRAW, STAGED
+from handfoot_env.vector.state import DRAW, NOT_ASKED, STAGED
 
 
 @njit(cache=True)
@@ -71,6 +71,9 @@ def clear_staged(s):
     s.groups[STAGED, :, :] = 0
     s.runs[STAGED, :, :] = 0
     s.twos[STAGED] = 0
+    s.wild_book[STAGED, :] = 0
+    s.wild_books[STAGED] = 0
+    s.threes[STAGED] = 0
     s.books[STAGED, :] = 0
     s.book_ranks[STAGED, :, :] = 0
     s.table_cards[STAGED, :] = 0
@@ -85,6 +88,7 @@ def start_deal(s, rules, packs):
     s.dealer = (s.first_dealer + s.deal) % n
     s.current = (s.dealer + 1) % n
     s.phase = DRAW
+    s.permission = NOT_ASKED
     s.went_out = -1
     s.hand[:] = 0
     s.foot[:] = 0
@@ -96,6 +100,9 @@ def start_deal(s, rules, packs):
     s.groups[:] = 0
     s.runs[:] = 0
     s.twos[:] = 0
+    s.wild_book[:] = 0
+    s.wild_books[:] = 0
+    s.threes[:] = 0
     s.books[:] = 0
     s.book_ranks[:] = 0
     s.table_cards[:] = 0

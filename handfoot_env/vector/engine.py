@@ -26,7 +26,7 @@ from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules, require_supported
 from handfoot_env.vector import batch
 from handfoot_env.vector.legality import REASONS
-from handfoot_env.vector.state import OVER, fill_packs, make_packs, state_dtype
+from handfoot_env.vector.state import ASKED, OVER, fill_packs, make_packs, state_dtype
 
 
 def compile_engine() -> None:
@@ -220,7 +220,13 @@ class VectorEngine:
 
     @property
     def current_player(self) -> np.ndarray:
-        return self.states["current"]
+        """``[B]``: the seat to act in each game: the player whose turn it is (``states["current"]``),
+        or its partner while the question "may I go out?" stands (docs/rules.md "Variations")."""
+        if not self.rules.permission_to_go_out:
+            return self.states["current"]
+        asked = self.states["permission"] == ASKED
+        turn = self.states["current"]
+        return np.where(asked, (turn + self.rules.num_owners) % self.rules.num_players, turn).astype(turn.dtype)
 
     @property
     def totals(self) -> np.ndarray:

@@ -14,6 +14,7 @@ from numba import njit
 from handfoot_env import actions as A
 from handfoot_env import rule_facts
 from handfoot_env.cards import (
+    BLACK_THREE,
     CARD_KIND,
     CARD_SUIT,
     FIRST_NATURAL,
@@ -24,8 +25,8 @@ from handfoot_env.cards import (
     NUM_SUITS,
     TWO,
 )
-from handfoot_env.rule_facts import opening_minimum, owner_of, wilds_allowed
-from handfoot_env.vector.state import DRAW, OVER, PLAY, STAGED
+from handfoot_env.rule_facts import SEVEN_RANK, opening_minimum, owner_of, wilds_allowed
+from handfoot_env.vector.state import ASKED, DRAW, GRANTED, NOT_ASKED, OVER, PLAY, STAGED
 
 VALUES = np.array(KIND_VALUES, dtype=np.int64)
 KIND_OF_CARD = CARD_KIND.astype(np.int64)  # card id -> kind
@@ -79,10 +80,32 @@ R_RUN_AT_ACE = _reason("the run already ends at the ace")
 R_TWOS_EXISTS = _reason("there is already an unfinished book of 2s; add to it instead")
 R_NO_TWOS = _reason("there is no unfinished book of 2s to add to")
 R_OUT_OF_RANGE = _reason(f"the action is out of range: actions are 0..{A.NUM_ACTIONS - 1}")
+R_TAKE_KIND = _reason("these rules do not take the pile this way")
+R_FROZEN_PILE = _reason("the pile holds a wild card and is frozen: only a natural pair takes it")
+R_NO_TABLE_GROUP = _reason("your side has no unfinished group of the top card's rank on the table")
+R_NO_WILD_BOOKS = _reason("these rules have no wild books (rules field wild_books)")
+R_WILD_BOOK_EXISTS = _reason("there is already an unfinished wild book; add to it instead")
+R_NO_WILD_BOOK = _reason("there is no unfinished wild book to add to")
+R_NO_THREES = _reason("these rules never meld black threes (rules field black_three_books)")
+R_THREES_EXIST = _reason("there is already an unfinished group of black threes; add to it instead")
+R_NO_THREES_GROUP = _reason("there is no unfinished group of black threes to add to")
+R_NO_PERMISSION_RULE = _reason("these rules need no permission to go out (rules field permission_to_go_out)")
+R_ASKED = _reason("you have asked your partner this turn already")
+R_ASK_NOT_ON_FOOT = _reason("you may ask to go out once you play from your foot")
+R_AWAIT_ANSWER = _reason("your partner is asked whether you may go out: only an answer (yes or no) may follow")
+R_NO_QUESTION = _reason("no question stands: only a partner asked 'may I go out?' answers")
 
 START_NATURALS = np.array([c[0] for c in A.COMPOSITIONS], dtype=np.int64)
 START_TWOS = np.array([c[1] for c in A.COMPOSITIONS], dtype=np.int64)
 START_JOKERS = np.array([c[2] for c in A.COMPOSITIONS], dtype=np.int64)
+WILD_START_TWOS = np.array([c[0] for c in A.WILD_BOOK_COMPOSITIONS], dtype=np.int64)
+WILD_START_JOKERS = np.array([c[1] for c in A.WILD_BOOK_COMPOSITIONS], dtype=np.int64)
+
+# How a take of the pile goes down (``take_problem``): with a pair of the top card, by the table
+# (the top card alone onto the side's group), with one natural and a 2, or with one and a joker.
+PAIR, ONTO_TABLE, WITH_TWO, WITH_JOKER = 0, 1, 2, 3
+# Which book a meld completes (``with_book``): none, clean, dirty, wild.
+NO_BOOK, CLEAN_BOOK, DIRTY_BOOK, WILD_BOOK = -1, 0, 1, 2
 
 
 @njit(cache=True)
@@ -126,17 +149,66 @@ def minimum(s, rules, owner):
 
 
 @njit(cache=True)
-def meets_book_requirement(s, rules, clean, dirty):
-    """Whether an owner with these books may go out in this game's deal."""
-    return rule_facts.meets_book_requirement(rules, s.deal, clean, dirty)
+def row_books(s, row):
+    """The books of ``row`` as going out counts them: (clean, dirty, wild, clean 7s, dirty 7s)
+    (the reference ``state.Books``)."""
+    return (
+        np.int64(s.books[row, 0]),
+        np.int64(s.books[row, 1]),
+        np.int64(s.wild_books[row]),
+        np.int64(s.book_ranks[row, SEVEN_RANK, 0]),
+        np.int64(s.book_ranks[row, SEVEN_RANK, 1]),
+    )
 
 
 @njit(cache=True)
-def cards_left_problem(s, rules, left, clean, dirty):
+def with_book(books, book, rank):
+    """``books`` with the book a meld completes: ``book`` NO_BOOK, CLEAN_BOOK, DIRTY_BOOK or
+    WILD_BOOK, of natural rank ``rank`` (-1 for none)."""
+    clean, dirty, wild, sevens_clean, sevens_dirty = books
+    if book == CLEAN_BOOK:
+        clean += 1
+        if rank == SEVEN_RANK:
+            sevens_clean += 1
+    elif book == DIRTY_BOOK:
+        dirty += 1
+        if rank == SEVEN_RANK:
+            sevens_dirty += 1
+    elif book == WILD_BOOK:
+        wild += 1
+    return (clean, dirty, wild, sevens_clean, sevens_dirty)
+
+
+@njit(cache=True)
+def partners_on_foot(s, rules, seat):
+    """Whether every other member of the seat's side has picked up its foot."""
+    owner = owner_of(rules, seat)
+    for other in range(rules.num_players):
+        if other != seat and owner_of(rules, other) == owner and s.on_foot[other] == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def go_out_problem(s, rules, books):
+    """Reference ``go_out_problem``: may the player whose turn it is go out, its side holding
+    ``books`` (``row_books``)?  R_LEGAL, or R_KEEP_TWO naming every other reason."""
+    clean, dirty, wild, sevens_clean, sevens_dirty = books
+    if not rule_facts.meets_book_requirement(rules, s.deal, clean, dirty, wild, sevens_clean, sevens_dirty):
+        return R_KEEP_TWO
+    if rules.partner_foot_first and not partners_on_foot(s, rules, s.current):
+        return R_KEEP_TWO
+    if rules.permission_to_go_out and s.permission != GRANTED:
+        return R_KEEP_TWO
+    return R_LEGAL
+
+
+@njit(cache=True)
+def cards_left_problem(s, rules, left, books):
     """The 2-card rule (reference ``cards_left_problem``)."""
     if s.on_foot[s.current] == 0 or left >= 2:
         return R_LEGAL
-    if not meets_book_requirement(s, rules, clean, dirty):
+    if go_out_problem(s, rules, books) != R_LEGAL:
         return R_KEEP_TWO
     if left == 0 and rules.go_out_by_meld == 0:
         return R_MUST_DISCARD
@@ -144,31 +216,69 @@ def cards_left_problem(s, rules, left, clean, dirty):
 
 
 @njit(cache=True)
-def take_problem(s, rules):
-    """Reference ``take_problem``: may the player to move take the pile as the state stands?"""
+def take_problem(s, rules, how):
+    """Reference ``take_problem`` (``how`` PAIR, WITH_TWO or WITH_JOKER) and
+    ``table_take_problem`` (ONTO_TABLE): may the player to move take the pile that way as the
+    state stands?"""
     if rules.draw_one_plus_discard:
-        return top_discard_problem(s, rules)
-    row = melds_row(s, owner_of(rules, s.current))
-    pair = 0
+        return top_discard_problem(s, rules) if how == PAIR else R_TAKE_KIND
+    p = s.current
+    row = melds_row(s, owner_of(rules, p))
+    naturals = 0
     size = 0
     wilds = 0
     if s.pile_len > 0:
         top = KIND_OF_CARD[s.pile[s.pile_len - 1]]
-        pair = s.hand[s.current, top]
+        naturals = s.hand[p, top]
         if top >= FIRST_NATURAL:
             size = group_size(s, row, top - FIRST_NATURAL)
             wilds = group_wilds(s, row, top - FIRST_NATURAL)
     return take_problem_for(
-        s, rules, pair, hand_total(s, s.current), s.staged_value, size, wilds, s.books[row, 0], s.books[row, 1]
+        s,
+        rules,
+        how,
+        naturals,
+        s.hand[p, TWO],
+        s.hand[p, JOKER],
+        hand_total(s, p),
+        s.staged_value,
+        size,
+        wilds,
+        row_books(s, row),
     )
 
 
 @njit(cache=True)
-def take_problem_for(s, rules, pair_count, cards_in_hand, staged_value, size, wilds, clean, dirty):
-    """Reference ``take_problem`` with a hand and staged melds given (they may be hypothetical):
-    ``pair_count`` naturals of the top card's rank in a hand of ``cards_in_hand`` cards;
-    ``size``/``wilds`` the unfinished group of that rank and ``clean``/``dirty`` the books
-    where the take would go (``melds_row``)."""
+def any_take_legal(s, rules):
+    """Reference ``any_take_problem`` is None: some take of the pile is legal."""
+    if take_problem(s, rules, PAIR) == R_LEGAL:
+        return True
+    if rules.take_with_natural_and_wild and (
+        take_problem(s, rules, WITH_TWO) == R_LEGAL or take_problem(s, rules, WITH_JOKER) == R_LEGAL
+    ):
+        return True
+    return rules.take_onto_table != 0 and take_problem(s, rules, ONTO_TABLE) == R_LEGAL
+
+
+@njit(cache=True)
+def pile_holds_wild(s):
+    for i in range(s.pile_len):
+        kind = KIND_OF_CARD[s.pile[i]]
+        if kind == TWO or kind == JOKER:
+            return True
+    return False
+
+
+@njit(cache=True)
+def take_problem_for(s, rules, how, naturals, twos, jokers, cards_in_hand, staged_value, size, wilds, books):
+    """Reference ``take_problem`` / ``table_take_problem`` with a hand and staged melds given
+    (they may be hypothetical): ``naturals`` of the top card's rank, ``twos`` and ``jokers`` in
+    a hand of ``cards_in_hand`` cards; ``size``/``wilds`` the unfinished group of that rank and
+    ``books`` (``row_books``) where the take would go (``melds_row``)."""
+    if how == ONTO_TABLE and rules.take_onto_table == 0:
+        return R_TAKE_KIND
+    if (how == WITH_TWO or how == WITH_JOKER) and rules.take_with_natural_and_wild == 0:
+        return R_TAKE_KIND
     if s.phase != DRAW:
         return R_TAKE_PHASE
     if rules.pile_take_count == 0:
@@ -180,26 +290,39 @@ def take_problem_for(s, rules, pair_count, cards_in_hand, staged_value, size, wi
         return R_BLOCKED
     if s.pile_len < rules.pile_min_size:
         return R_PILE_SMALL
+    if how != PAIR and rules.wild_freezes_pile and pile_holds_wild(s):
+        return R_FROZEN_PILE
     owner = owner_of(rules, s.current)
     opened = s.opened[owner] != 0
-    if rules.take_requires_opened and not opened:
-        return R_NOT_OPENED
-    if pair_count < 2:
-        return R_NO_PAIR
     book = rules.book_size
-    if size > 0 and size + 3 > book:
-        return R_TAKE_OVERFLOW
-    if not opened and staged_value + 3 * VALUES[top] < minimum(s, rules, owner):
-        return R_TAKE_MINIMUM
+    rank = top - FIRST_NATURAL
     to_hand = s.pile_len - 1
     if rules.pile_take_count > 0:
         to_hand = min(to_hand, rules.pile_take_count - 1)
+    if how == ONTO_TABLE:  # the top card alone onto the side's unfinished group on the table
+        if not opened or size == 0:
+            return R_NO_TABLE_GROUP
+        if size + 1 == book:
+            books = with_book(books, CLEAN_BOOK if wilds == 0 else DIRTY_BOOK, rank)
+        return cards_left_problem(s, rules, cards_in_hand + to_hand, books)
+    if rules.take_requires_opened and not opened:
+        return R_NOT_OPENED
+    need_n = 2 if how == PAIR else 1
+    need_t = 1 if how == WITH_TWO else 0
+    need_j = 1 if how == WITH_JOKER else 0
+    if naturals < need_n or twos < need_t or jokers < need_j:
+        return R_NO_PAIR
+    if size + 3 > book:
+        return R_TAKE_OVERFLOW
+    # a pair adds naturals only: the group stays within the limit (the reference checks it anyway)
+    if how != PAIR and not wilds_allowed(rules, size - wilds + need_n + 1, wilds + 1):
+        return R_WILDS
+    value = (need_n + 1) * VALUES[top] + need_t * VALUES[TWO] + need_j * VALUES[JOKER]
+    if not opened and staged_value + value < minimum(s, rules, owner):
+        return R_TAKE_MINIMUM
     if size + 3 == book:
-        if wilds == 0:
-            clean += 1
-        else:
-            dirty += 1
-    return cards_left_problem(s, rules, cards_in_hand - 2 + to_hand, clean, dirty)
+        books = with_book(books, CLEAN_BOOK if wilds + need_t + need_j == 0 else DIRTY_BOOK, rank)
+    return cards_left_problem(s, rules, cards_in_hand - 2 + to_hand, books)
 
 
 @njit(cache=True)
@@ -279,8 +402,9 @@ def group_problem(s, rules, op, rank, comp):
         return R_WILDS
     left = hand_total(s, p) - need_n - need_t - need_j
     is_book = size == book
-    clean = s.books[row, 0] + (1 if is_book and t + j == 0 else 0)
-    dirty = s.books[row, 1] + (1 if is_book and t + j > 0 else 0)
+    books = row_books(s, row)
+    if is_book:
+        books = with_book(books, CLEAN_BOOK if t + j == 0 else DIRTY_BOOK, rank)
     if not opened:
         total = s.staged_value + need_n * VALUES[kind] + need_t * VALUES[TWO] + need_j * VALUES[JOKER]
         if total < minimum(s, rules, owner):  # staged only: the cards wait, a discard must remain
@@ -288,18 +412,18 @@ def group_problem(s, rules, op, rank, comp):
                 return R_NO_DISCARD
             if s.phase == DRAW and s.stock_len < rules.draw_count:
                 # Would a take still be legal after this staging?
-                pair = 0
+                naturals = 0
                 size_top = 0
                 wilds_top = 0
                 if s.pile_len > 0:
                     top = KIND_OF_CARD[s.pile[s.pile_len - 1]]
-                    pair = s.hand[p, top]
+                    naturals = s.hand[p, top]
                     if top == kind:
-                        pair -= need_n
+                        naturals -= need_n
                     elif top == TWO:
-                        pair -= need_t
+                        naturals -= need_t
                     elif top == JOKER:
-                        pair -= need_j
+                        naturals -= need_j
                     if top >= FIRST_NATURAL:
                         r = top - FIRST_NATURAL
                         if r == rank:
@@ -309,22 +433,32 @@ def group_problem(s, rules, op, rank, comp):
                         else:
                             size_top = group_size(s, STAGED, r)
                             wilds_top = group_wilds(s, STAGED, r)
-                if take_problem_for(s, rules, pair, left, total, size_top, wilds_top, clean, dirty) != R_LEGAL:
+                twos = s.hand[p, TWO] - need_t
+                jokers = s.hand[p, JOKER] - need_j
+                stranded = True
+                for how in range(4):  # PAIR, ONTO_TABLE, WITH_TWO, WITH_JOKER
+                    problem = take_problem_for(
+                        s, rules, how, naturals, twos, jokers, left, total, size_top, wilds_top, books
+                    )
+                    if problem == R_LEGAL:
+                        stranded = False
+                        break
+                if stranded:
                     return R_STRANDED
             return R_LEGAL
-    return cards_left_problem(s, rules, left, clean, dirty)
+    return cards_left_problem(s, rules, left, books)
 
 
 @njit(cache=True)
-def laid_problem(s, rules, owner, used, value, completes):
-    """The end of the run and book-of-2s checks (reference ``meld_problem``), melds that are
-    always clean and never stage before the draw: ``used`` cards leave the hand, adding
-    ``value`` points; ``completes`` is 1 when the meld becomes a (clean) book."""
+def laid_problem(s, rules, owner, used, value, book):
+    """The end of the checks of the melds that never stage before the draw (runs, books of 2s,
+    wild books, groups of black threes; reference ``meld_problem``): ``used`` cards leave the
+    hand, adding ``value`` points; ``book`` is the book the meld completes (``with_book``)."""
     left = hand_total(s, s.current) - used
     if not s.opened[owner] and s.staged_value + value < minimum(s, rules, owner):
         return R_NO_DISCARD if left < 1 else R_LEGAL
-    row = melds_row(s, owner)
-    return cards_left_problem(s, rules, left, s.books[row, 0] + completes, s.books[row, 1])
+    books = with_book(row_books(s, melds_row(s, owner)), book, -1)
+    return cards_left_problem(s, rules, left, books)
 
 
 @njit(cache=True)
@@ -346,7 +480,7 @@ def run_problem(s, rules, op, suit, rank):
             if s.hand_suits[p, suit, r] < 1:
                 return R_NOT_HELD
         value = VALUES[FIRST_NATURAL + rank] + VALUES[FIRST_NATURAL + rank + 1] + VALUES[FIRST_NATURAL + rank + 2]
-        return laid_problem(s, rules, owner, 3, value, 1 if rules.book_size == 3 else 0)
+        return laid_problem(s, rules, owner, 3, value, CLEAN_BOOK if rules.book_size == 3 else NO_BOOK)
     if length == 0:
         return R_NO_RUN
     if op == 1:
@@ -361,7 +495,8 @@ def run_problem(s, rules, op, suit, rank):
         return R_NOT_HELD
     if length + 1 > rules.book_size:
         return R_TOO_BIG
-    return laid_problem(s, rules, owner, 1, VALUES[FIRST_NATURAL + r], 1 if length + 1 == rules.book_size else 0)
+    book = CLEAN_BOOK if length + 1 == rules.book_size else NO_BOOK
+    return laid_problem(s, rules, owner, 1, VALUES[FIRST_NATURAL + r], book)
 
 
 @njit(cache=True)
@@ -383,7 +518,84 @@ def twos_problem(s, rules, op):
         return R_NOT_HELD
     if size + need > rules.book_size:
         return R_TOO_BIG
-    return laid_problem(s, rules, owner, need, need * VALUES[TWO], 1 if size + need == rules.book_size else 0)
+    book = CLEAN_BOOK if size + need == rules.book_size else NO_BOOK
+    return laid_problem(s, rules, owner, need, need * VALUES[TWO], book)
+
+
+@njit(cache=True)
+def wild_book_problem(s, rules, op, comp):
+    """Reference ``meld_problem`` for the wild book.  ``op``: 0 start with composition ``comp``,
+    1 add a 2, 2 add a joker."""
+    if rules.wild_books == 0:
+        return R_NO_WILD_BOOKS
+    if s.phase == DRAW:
+        return R_MELD_PHASE
+    p = s.current
+    owner = owner_of(rules, p)
+    row = melds_row(s, owner)
+    twos = s.wild_book[row, 0]
+    jokers = s.wild_book[row, 1]
+    if op == 0:
+        if twos + jokers > 0:
+            return R_WILD_BOOK_EXISTS
+        need_t = WILD_START_TWOS[comp]
+        need_j = WILD_START_JOKERS[comp]
+    else:
+        if twos + jokers == 0:
+            return R_NO_WILD_BOOK
+        need_t = 1 if op == 1 else 0
+        need_j = 1 if op == 2 else 0
+    if s.hand[p, TWO] < need_t or s.hand[p, JOKER] < need_j:
+        return R_NOT_HELD
+    size = twos + jokers + need_t + need_j
+    if size > rules.book_size:
+        return R_TOO_BIG
+    value = need_t * VALUES[TWO] + need_j * VALUES[JOKER]
+    return laid_problem(s, rules, owner, need_t + need_j, value, WILD_BOOK if size == rules.book_size else NO_BOOK)
+
+
+@njit(cache=True)
+def threes_problem(s, rules, op):
+    """Reference ``meld_problem`` for the group of black threes.  ``op``: 0 start, 1 add one."""
+    if rules.black_three_books == 0:
+        return R_NO_THREES
+    if s.phase == DRAW:
+        return R_MELD_PHASE
+    p = s.current
+    owner = owner_of(rules, p)
+    size = s.threes[melds_row(s, owner)]
+    need = 3 if op == 0 else 1
+    if op == 0 and size > 0:
+        return R_THREES_EXIST
+    if op == 1 and size == 0:
+        return R_NO_THREES_GROUP
+    if s.hand[p, BLACK_THREE] < need:
+        return R_NOT_HELD
+    if size + need > rules.book_size:
+        return R_TOO_BIG
+    book = CLEAN_BOOK if size + need == rules.book_size else NO_BOOK
+    return laid_problem(s, rules, owner, need, need * VALUES[BLACK_THREE], book)
+
+
+@njit(cache=True)
+def ask_problem(s, rules):
+    """Reference ``ask_problem``: "may I go out?", once a turn, from the foot."""
+    if rules.permission_to_go_out == 0:
+        return R_NO_PERMISSION_RULE
+    if s.permission != NOT_ASKED:
+        return R_ASKED
+    if s.on_foot[s.current] == 0:
+        return R_ASK_NOT_ON_FOOT
+    return R_LEGAL
+
+
+@njit(cache=True)
+def mover(s, rules):
+    """The seat to act (reference ``Game.mover``): the player whose turn it is, or its partner
+    while the question "may I go out?" stands."""
+    if s.permission == ASKED:
+        return (s.current + rules.num_owners) % rules.num_players
+    return s.current
 
 
 @njit(cache=True)
@@ -397,26 +609,40 @@ def discard_problem(s, rules, card):
     held = s.hand[p, kind] if suit < 0 else s.hand_suits[p, suit, kind - FIRST_NATURAL]
     if held == 0:
         return R_NO_CARD
-    if s.on_foot[p] and hand_total(s, p) == 1 and staged_total(s) == 0:
-        owner = owner_of(rules, p)
-        if not meets_book_requirement(s, rules, s.books[owner, 0], s.books[owner, 1]):
-            return R_CANNOT_GO_OUT
+    going_out = s.on_foot[p] and hand_total(s, p) == 1 and staged_total(s) == 0
+    if going_out and go_out_problem(s, rules, row_books(s, owner_of(rules, p))) != R_LEGAL:
+        return R_CANNOT_GO_OUT
     return R_LEGAL
 
 
 # Action kinds of ``decode`` (the layout's blocks, actions.py).
-DRAW_ACTION, TAKE_ACTION, GROUP_ACTION, DISCARD_ACTION, SUITED_DISCARD_ACTION, RUN_ACTION, TWOS_ACTION = range(7)
+(
+    DRAW_ACTION,
+    TAKE_ACTION,
+    GROUP_ACTION,
+    DISCARD_ACTION,
+    SUITED_DISCARD_ACTION,
+    RUN_ACTION,
+    TWOS_ACTION,
+    WILD_BOOK_ACTION,
+    THREES_ACTION,
+    PERMISSION_ACTION,
+) = range(10)
+ASK, ANSWER_YES, ANSWER_NO = 0, 1, 2  # the ops of PERMISSION_ACTION
 
 
 @njit(cache=True)
 def decode(action):
-    """``(kind, op, x, y)`` of an action index: groups (op 0 start with composition ``y``, 1 add
-    a natural, 2 a 2, 3 a joker; ``x`` the rank), discards (``x`` the card id), runs (op 0 start
-    at rank ``y``, 1 extend down, 2 up; ``x`` the suit), the book of 2s (op 0 start, 1 add)."""
+    """``(kind, op, x, y)`` of an action index: takes (op PAIR, ONTO_TABLE, WITH_TWO or
+    WITH_JOKER), groups (op 0 start with composition ``y``, 1 add a natural, 2 a 2, 3 a joker;
+    ``x`` the rank), discards (``x`` the card id), runs (op 0 start at rank ``y``, 1 extend
+    down, 2 up; ``x`` the suit), the book of 2s (op 0 start, 1 add), the wild book (op 0 start
+    with composition ``y``, 1 add a 2, 2 a joker), black threes (op 0 start, 1 add), the
+    permission question (op ASK, ANSWER_YES, ANSWER_NO)."""
     if action == A.DRAW:
         return DRAW_ACTION, 0, 0, 0
     if action == A.TAKE_PILE:
-        return TAKE_ACTION, 0, 0, 0
+        return TAKE_ACTION, PAIR, 0, 0
     if action < A.ADD_NATURAL:
         offset = action - A.START_GROUP
         return GROUP_ACTION, 0, offset // 3, offset % 3
@@ -433,7 +659,21 @@ def decode(action):
     if action < A.START_TWOS_BOOK:
         block = (action - A.EXTEND_RUN_DOWN) // NUM_SUITS  # extend down, up
         return RUN_ACTION, 1 + block, action - A.EXTEND_RUN_DOWN - block * NUM_SUITS, 0
-    return TWOS_ACTION, action - A.START_TWOS_BOOK, 0, 0
+    if action < A.TAKE_ONTO_TABLE:
+        return TWOS_ACTION, action - A.START_TWOS_BOOK, 0, 0
+    if action == A.TAKE_ONTO_TABLE:
+        return TAKE_ACTION, ONTO_TABLE, 0, 0
+    if action == A.TAKE_WITH_TWO:
+        return TAKE_ACTION, WITH_TWO, 0, 0
+    if action == A.TAKE_WITH_JOKER:
+        return TAKE_ACTION, WITH_JOKER, 0, 0
+    if action < A.ADD_TWO_TO_WILD_BOOK:
+        return WILD_BOOK_ACTION, 0, 0, action - A.START_WILD_BOOK
+    if action < A.START_THREES_GROUP:
+        return WILD_BOOK_ACTION, 1 + action - A.ADD_TWO_TO_WILD_BOOK, 0, 0
+    if action < A.ASK_TO_GO_OUT:
+        return THREES_ACTION, action - A.START_THREES_GROUP, 0, 0
+    return PERMISSION_ACTION, action - A.ASK_TO_GO_OUT, 0, 0
 
 
 @njit(cache=True)
@@ -444,10 +684,16 @@ def why_illegal(s, rules, action):
     if s.phase == OVER:
         return R_OVER
     kind, op, x, y = decode(action)
+    if s.permission == ASKED:  # only the partner's answer may follow the question
+        if kind == PERMISSION_ACTION and op != ASK:
+            return R_LEGAL
+        return R_AWAIT_ANSWER
+    if kind == PERMISSION_ACTION:
+        return ask_problem(s, rules) if op == ASK else R_NO_QUESTION
     if kind == DRAW_ACTION:
         return draw_problem(s, rules)
     if kind == TAKE_ACTION:
-        return take_problem(s, rules)
+        return take_problem(s, rules, op)
     if kind == DISCARD_ACTION:
         if rules.runs and x >= FIRST_NATURAL:
             return R_SUITED_DISCARD
@@ -476,4 +722,8 @@ def meld_problem(s, rules, kind, op, x, y):
         return group_problem(s, rules, op, x, y)
     if kind == RUN_ACTION:
         return run_problem(s, rules, op, x, y)
+    if kind == WILD_BOOK_ACTION:
+        return wild_book_problem(s, rules, op, y)
+    if kind == THREES_ACTION:
+        return threes_problem(s, rules, op)
     return twos_problem(s, rules, op)

@@ -8,8 +8,9 @@ from numba import njit
 
 from handfoot_env import observation as O
 from handfoot_env.cards import NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE
+from handfoot_env.rule_facts import SEVEN_RANK, SEVENS_ANY, SEVENS_CLEAN, SEVENS_DIRTY
 from handfoot_env.vector.legality import KIND_OF_CARD, SUIT_OF_CARD, VALUES, hand_total, minimum, owner_of, staged_total
-from handfoot_env.vector.state import DRAW, PLAY, STAGED
+from handfoot_env.vector.state import ASKED, DRAW, GRANTED, PLAY, REFUSED, STAGED
 
 
 @njit(cache=True)
@@ -88,6 +89,46 @@ def observe(s, rules, seat, obs):
     obs[O.GAME_OPENED] = s.opened[my_owner]
     if rules.runs or rules.books_of_twos:
         observe_house(s, rules, seat, my_owner, obs)
+    if rules.plays_variations:
+        observe_variations(s, rules, seat, my_owner, obs)
+
+
+@njit(cache=True)
+def observe_variations(s, rules, seat, my_owner, obs):
+    """The fields of layout version 2 (reference ``_observe_variations``)."""
+    if s.permission == ASKED:
+        obs[O.QUESTION_STANDS] = 1.0
+        obs[O.QUESTION_MINE] = 1.0 if seat == s.current else 0.0
+        partner = seat != s.current and owner_of(rules, seat) == owner_of(rules, s.current)
+        obs[O.QUESTION_PARTNERS] = 1.0 if partner else 0.0
+    obs[O.QUESTION_GRANTED] = 1.0 if s.permission == GRANTED else 0.0
+    obs[O.QUESTION_REFUSED] = 1.0 if s.permission == REFUSED else 0.0
+    obs[O.RULE_WILD_BOOKS] = rules.wild_books
+    obs[O.RULE_WILD_BOOK_TO_GO_OUT] = rules.wild_book_to_go_out
+    obs[O.RULE_WILD_BOOK_BONUS] = rules.wild_book_bonus / 1000.0 if rules.wild_books else 0.0
+    obs[O.RULE_BLACK_THREE_BOOKS] = rules.black_three_books
+    obs[O.RULE_SEVENS_ANY] = 1.0 if rules.sevens_book_to_go_out == SEVENS_ANY else 0.0
+    obs[O.RULE_SEVENS_CLEAN] = 1.0 if rules.sevens_book_to_go_out == SEVENS_CLEAN else 0.0
+    obs[O.RULE_SEVENS_DIRTY] = 1.0 if rules.sevens_book_to_go_out == SEVENS_DIRTY else 0.0
+    obs[O.RULE_TAKE_ONTO_TABLE] = rules.take_onto_table
+    obs[O.RULE_TAKE_WITH_WILD] = rules.take_with_natural_and_wild
+    obs[O.RULE_WILD_FREEZES_PILE] = rules.wild_freezes_pile
+    obs[O.RULE_PARTNER_FOOT_FIRST] = rules.partner_foot_first
+    obs[O.RULE_PERMISSION] = rules.permission_to_go_out
+    owners = rules.num_owners
+    for slot in range(owners):
+        owner = (my_owner + slot) % owners
+        base = O.VARIATION_SIDES + slot * O.VARIATION_SIDE_FIELDS
+        obs[base + O.SIDE_WILD_TWOS] = s.wild_book[owner, 0]
+        obs[base + O.SIDE_WILD_JOKERS] = s.wild_book[owner, 1]
+        obs[base + O.SIDE_WILD_BOOKS] = s.wild_books[owner]
+        obs[base + O.SIDE_THREES] = s.threes[owner]
+        obs[base + O.SIDE_SEVENS_CLEAN] = s.book_ranks[owner, SEVEN_RANK, 0]
+        obs[base + O.SIDE_SEVENS_DIRTY] = s.book_ranks[owner, SEVEN_RANK, 1]
+    if seat == s.current:
+        obs[O.STAGED_WILD_TWOS] = s.wild_book[STAGED, 0]
+        obs[O.STAGED_WILD_JOKERS] = s.wild_book[STAGED, 1]
+        obs[O.STAGED_THREES] = s.threes[STAGED]
 
 
 @njit(cache=True)

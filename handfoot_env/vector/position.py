@@ -14,39 +14,43 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from handfoot_env.cards import NUM_KINDS, RED_THREE
-from handfoot_env.reference.state import Group, Run, TwosBook
-from handfoot_env.vector.state import DRAW, OVER, PLAY, STAGED, fill_packs
+from handfoot_env.cards import RED_THREE
+from handfoot_env.reference.state import Group, Run, ThreesGroup, TwosBook, WildBook
+from handfoot_env.vector.state import DRAW, OVER, PERMISSION_NAMES, PLAY, STAGED, fill_packs
 
 if TYPE_CHECKING:
     from handfoot_env.reference import Game
 
 _PHASES = {"draw": DRAW, "play": PLAY, "game_over": OVER}
+_PERMISSIONS = {name: code for code, name in PERMISSION_NAMES.items()}  # the reference's names
 
 
-def _write_melds(melds, book_size: int, groups, runs, book_ranks, books, cards) -> int:
-    """The melds of one row (an owner's table, or the staged melds) into the record's arrays;
-    returns the cards of its unfinished book of 2s."""
-    groups[:] = 0
-    runs[:] = 0
-    book_ranks[:] = 0
-    books[:] = 0
-    twos = 0
+def _write_melds(s, row: int, melds, book_size: int) -> None:
+    """The melds of one row (an owner's table, or the staged melds) into the record's arrays."""
+    for name in ("groups", "runs", "book_ranks", "books", "wild_book", "table_cards"):
+        s[name][row] = 0
+    for name in ("twos", "wild_books", "threes"):
+        s[name][row] = 0
     for meld in melds:
         complete = meld.size >= book_size
-        for kind, count in enumerate(meld.counts()):
-            cards[kind] += count
+        s["table_cards"][row] += np.asarray(meld.counts(), dtype=np.int64)
         if complete:
-            books[0 if meld.is_clean else 1] += 1
+            if isinstance(meld, WildBook):
+                s["wild_books"][row] += 1
+                continue
+            s["books"][row][0 if meld.is_clean else 1] += 1
             if isinstance(meld, Group):
-                book_ranks[meld.rank, 0 if meld.is_clean else 1] += 1
+                s["book_ranks"][row][meld.rank, 0 if meld.is_clean else 1] += 1
         elif isinstance(meld, Group):
-            groups[meld.rank] = (meld.naturals, meld.twos, meld.jokers)
+            s["groups"][row][meld.rank] = (meld.naturals, meld.twos, meld.jokers)
         elif isinstance(meld, Run):
-            runs[meld.suit] = (meld.length, meld.low)
+            s["runs"][row][meld.suit] = (meld.length, meld.low)
         elif isinstance(meld, TwosBook):
-            twos = meld.twos
-    return twos
+            s["twos"][row] = meld.twos
+        elif isinstance(meld, WildBook):
+            s["wild_book"][row] = (meld.twos, meld.jokers)
+        elif isinstance(meld, ThreesGroup):
+            s["threes"][row] = meld.threes
 
 
 def write_position(states: np.ndarray, packs: np.ndarray, b: int, game: Game) -> None:
@@ -59,6 +63,7 @@ def write_position(states: np.ndarray, packs: np.ndarray, b: int, game: Game) ->
     s["dealer"] = game.dealer
     s["current"] = game.current
     s["phase"] = _PHASES[game.phase]
+    s["permission"] = _PERMISSIONS[game.permission]
     s["went_out"] = -1 if game.went_out is None else game.went_out
     s["num_steps"] = len(game.actions)
     s["deals_ended"] = len(game.deal_results)
@@ -76,18 +81,26 @@ def write_position(states: np.ndarray, packs: np.ndarray, b: int, game: Game) ->
         s["hand_suits"][i] = seat.hand_suits
         s["foot_suits"][i] = seat.foot_suits
 
-    for field in ("groups", "runs", "twos", "books", "book_ranks", "table_cards", "opened", "totals"):
+    for field in (
+        "groups",
+        "runs",
+        "twos",
+        "books",
+        "book_ranks",
+        "wild_book",
+        "wild_books",
+        "threes",
+        "table_cards",
+        "opened",
+        "totals",
+    ):
         s[field][:] = 0
     # Each owner's table, then in the STAGED row the melds of the player to move (only it stages).
     staged = game.seats[game.current].staged if game.phase != "game_over" else []
     rows = {owner: side.groups for owner, side in enumerate(game.sides)}
     rows[STAGED] = staged
     for row, melds in rows.items():
-        cards = np.zeros(NUM_KINDS, dtype=np.int64)
-        s["twos"][row] = _write_melds(
-            melds, rules.book_size, s["groups"][row], s["runs"][row], s["book_ranks"][row], s["books"][row], cards
-        )
-        s["table_cards"][row] = cards
+        _write_melds(s, row, melds, rules.book_size)
     for o, side in enumerate(game.sides):
         s["table_cards"][o][RED_THREE] += side.red_threes
         s["opened"][o] = side.opened

@@ -38,6 +38,7 @@ def owner_deal_score(s, rules, owner, went_out):
         melded,
         s.books[owner, 0],
         s.books[owner, 1],
+        s.wild_books[owner],
         s.table_cards[owner, RED_THREE],
         s.opened[owner] != 0,
         out,

@@ -15,6 +15,9 @@ from handfoot_env.rules import MAX_DEALS, MAX_DECKS, MAX_PLAYERS, Rules
 # Phases (the reference engine's "draw", "play", "game_over").
 DRAW, PLAY, OVER = 0, 1, 2
 PHASE_NAMES = {DRAW: "draw", PLAY: "play", OVER: "game_over"}
+# The permission question of the turn (the reference's "not asked", "asked", "granted", "refused").
+NOT_ASKED, ASKED, GRANTED, REFUSED = 0, 1, 2, 3
+PERMISSION_NAMES = {NOT_ASKED: "not asked", ASKED: "asked", GRANTED: "granted", REFUSED: "refused"}
 
 # The record is sized for the largest table the rules allow (rules.py's capacity limits).
 MAX_OWNERS = MAX_PLAYERS
@@ -38,6 +41,7 @@ def state_dtype() -> np.dtype:
             ("first_dealer", np.int8),  # dealer of deal 1; the dealer moves left each deal
             ("current", np.int8),  # the seat to move
             ("phase", np.int8),  # DRAW, PLAY or OVER
+            ("permission", np.int8),  # this turn's question: NOT_ASKED, ASKED, GRANTED or REFUSED
             ("went_out", np.int8),  # seat that went out in the last finished deal, -1 if none
             ("num_steps", np.int32),  # actions applied in this game
             ("deals_ended", np.int16),  # deals finished so far (deal_scores holds their scores)
@@ -63,6 +67,9 @@ def state_dtype() -> np.dtype:
             ("twos", np.int8, (rows,)),  # cards in the unfinished book of 2s
             ("books", np.int16, (rows, 2)),  # clean, dirty (house: red, black canastas)
             ("book_ranks", np.int8, (rows, NUM_NATURALS, 2)),  # books per rank: clean, dirty
+            ("wild_book", np.int8, (rows, 2)),  # the unfinished wild book: 2s, jokers (variation)
+            ("wild_books", np.int16, (rows,)),  # complete wild books (neither clean nor dirty)
+            ("threes", np.int8, (rows,)),  # cards in the unfinished group of black threes (variation)
             ("table_cards", np.int16, (rows, NUM_KINDS)),  # every card in the row, red threes too
             ("opened", np.int8, (owners,)),
             ("totals", np.int32, (owners,)),

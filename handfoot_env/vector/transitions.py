@@ -6,14 +6,18 @@ from __future__ import annotations
 
 from numba import njit
 
-from handfoot_env.cards import FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO
+from handfoot_env.cards import BLACK_THREE, FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO
 from handfoot_env.rule_facts import owner_of
 from handfoot_env.vector.deal import clear_staged, pick_up_foot, pop_stock, receive, start_deal
 from handfoot_env.vector.legality import (
+    ANSWER_YES,
+    ASK,
     DISCARD_ACTION,
     DRAW_ACTION,
     GROUP_ACTION,
     KIND_OF_CARD,
+    PAIR,
+    PERMISSION_ACTION,
     RUN_ACTION,
     START_JOKERS,
     START_NATURALS,
@@ -21,18 +25,24 @@ from handfoot_env.vector.legality import (
     SUIT_OF_CARD,
     SUITED_DISCARD_ACTION,
     TAKE_ACTION,
+    THREES_ACTION,
     VALUES,
+    WILD_BOOK_ACTION,
+    WILD_START_JOKERS,
+    WILD_START_TWOS,
+    WITH_JOKER,
+    WITH_TWO,
+    any_take_legal,
     decode,
     group_size,
     group_wilds,
     hand_total,
     melds_row,
     minimum,
-    take_problem,
 )
 from handfoot_env.vector.masks import has_legal_action
 from handfoot_env.vector.scoring import owner_deal_score
-from handfoot_env.vector.state import DRAW, OVER, PLAY, STAGED
+from handfoot_env.vector.state import ASKED, DRAW, GRANTED, NOT_ASKED, OVER, PLAY, REFUSED, STAGED
 
 
 # ---------------------------------------------------------------------------- the end of a deal
@@ -59,7 +69,7 @@ def end_deal(s, rules, packs, went_out):
 @njit(cache=True)
 def begin_turn(s, rules, packs):
     """Reference ``begin_turn``: while the player to move can neither draw nor take, the deal ends."""
-    while s.phase != OVER and s.stock_len < rules.draw_count and take_problem(s, rules) != 0:
+    while s.phase != OVER and s.stock_len < rules.draw_count and not any_take_legal(s, rules):
         end_deal(s, rules, packs, -1)
 
 
@@ -127,6 +137,10 @@ def open_side(s, owner):
         s.runs[owner, suit, 0] = s.runs[STAGED, suit, 0]
         s.runs[owner, suit, 1] = s.runs[STAGED, suit, 1]
     s.twos[owner] = s.twos[STAGED]
+    s.wild_book[owner, 0] += s.wild_book[STAGED, 0]
+    s.wild_book[owner, 1] += s.wild_book[STAGED, 1]
+    s.wild_books[owner] += s.wild_books[STAGED]
+    s.threes[owner] += s.threes[STAGED]
     s.books[owner, 0] += s.books[STAGED, 0]
     s.books[owner, 1] += s.books[STAGED, 1]
     for k in range(NUM_KINDS):
@@ -233,6 +247,48 @@ def meld_twos(s, rules, packs, op):
 
 
 @njit(cache=True)
+def meld_wild_book(s, rules, packs, op, comp):
+    """Start the wild book with composition ``comp`` (op 0), or add a 2 (1) or a joker (2)."""
+    owner = owner_of(rules, s.current)
+    opened = s.opened[owner] != 0
+    row = melds_row(s, owner)
+    if op == 0:
+        add_twos, add_jokers = WILD_START_TWOS[comp], WILD_START_JOKERS[comp]
+    else:
+        add_twos, add_jokers = (1, 0) if op == 1 else (0, 1)
+    for _ in range(add_twos):
+        lay_card(s, row, TWO)
+    for _ in range(add_jokers):
+        lay_card(s, row, JOKER)
+    twos = s.wild_book[row, 0] + add_twos
+    jokers = s.wild_book[row, 1] + add_jokers
+    if twos + jokers >= rules.book_size:  # a wild book: closed, neither clean nor dirty
+        twos = 0
+        jokers = 0
+        s.wild_books[row] += 1
+    s.wild_book[row, 0] = twos
+    s.wild_book[row, 1] = jokers
+    finish_meld(s, rules, packs, owner, opened)
+
+
+@njit(cache=True)
+def meld_threes(s, rules, packs, op):
+    """Start the group of black threes with three (op 0) or add one (op 1)."""
+    owner = owner_of(rules, s.current)
+    opened = s.opened[owner] != 0
+    row = melds_row(s, owner)
+    count = 3 if op == 0 else 1
+    for _ in range(count):
+        lay_card(s, row, BLACK_THREE)
+    size = s.threes[row] + count
+    if size >= rules.book_size:  # a clean book
+        size = 0
+        s.books[row, 0] += 1
+    s.threes[row] = size
+    finish_meld(s, rules, packs, owner, opened)
+
+
+@njit(cache=True)
 def meld(s, rules, packs, op, rank, comp):
     p = s.current
     owner = owner_of(rules, p)
@@ -281,17 +337,27 @@ def draw(s, rules):
 
 
 @njit(cache=True)
-def take_pile(s, rules, packs):
+def take_pile(s, rules, packs, how):
+    """Take the pile (reference ``take_pile``): the top card goes down with a pair of it
+    (``how`` PAIR), one natural and a 2 or a joker (WITH_TWO, WITH_JOKER), or alone onto the
+    side's group (ONTO_TABLE); then the next cards of the pile go to the hand."""
     p = s.current
     owner = owner_of(rules, p)
     s.pile_len -= 1
     top = KIND_OF_CARD[s.pile[s.pile_len]]
-    s.hand[p, top] -= 2
-    show(s, p, top, 2)
+    n = 2 if how == PAIR else (1 if how == WITH_TWO or how == WITH_JOKER else 0)
+    t = 1 if how == WITH_TWO else 0
+    j = 1 if how == WITH_JOKER else 0
+    s.hand[p, top] -= n
+    s.hand[p, TWO] -= t
+    s.hand[p, JOKER] -= j
+    show(s, p, top, n)
+    show(s, p, TWO, t)
+    show(s, p, JOKER, j)
     opened = s.opened[owner] != 0
     if not opened:  # groups staged before the take go down with it
         show_staged(s)
-    add_to_group(s, rules, melds_row(s, owner), top - FIRST_NATURAL, 3, 0, 0)
+    add_to_group(s, rules, melds_row(s, owner), top - FIRST_NATURAL, n + 1, t, j)
     if not opened:
         open_side(s, owner)
     count = s.pile_len if rules.pile_take_count < 0 else rules.pile_take_count - 1
@@ -337,6 +403,7 @@ def discard(s, rules, packs, card):
         pick_up_foot(s, rules, p)
     s.current = (p + 1) % rules.num_players
     s.phase = DRAW
+    s.permission = NOT_ASKED  # a question holds for the turn it was asked in
     begin_turn(s, rules, packs)
 
 
@@ -354,13 +421,22 @@ def apply(s, rules, packs, action):
         if rules.draw_one_plus_discard:
             take_top_discard(s, rules)
         else:
-            take_pile(s, rules, packs)
+            take_pile(s, rules, packs, op)
     elif kind == DISCARD_ACTION or kind == SUITED_DISCARD_ACTION:
         discard(s, rules, packs, x)
     elif kind == GROUP_ACTION:
         meld(s, rules, packs, op, x, y)
     elif kind == RUN_ACTION:
         meld_run(s, rules, packs, op, x, y)
+    elif kind == WILD_BOOK_ACTION:
+        meld_wild_book(s, rules, packs, op, y)
+    elif kind == THREES_ACTION:
+        meld_threes(s, rules, packs, op)
+    elif kind == PERMISSION_ACTION:
+        if op == ASK:
+            s.permission = ASKED  # the partner is to move until it answers
+        else:
+            s.permission = GRANTED if op == ANSWER_YES else REFUSED
     else:
         meld_twos(s, rules, packs, op)
     end_deal_if_stuck(s, rules, packs)

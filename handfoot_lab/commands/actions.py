@@ -11,7 +11,7 @@ def add_parser(sub) -> None:
     p = sub.add_parser(
         "actions",
         help="print the action layout table",
-        description="The 173 actions every preset shares, by index range.",
+        description="The 187 actions every preset shares, by index range.",
     )
     p.set_defaults(func=run)
 

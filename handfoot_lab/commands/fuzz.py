@@ -18,9 +18,11 @@ def add_parser(sub) -> None:
         "fuzz",
         help="whole games under a policy, every check at every step",
         description="Whole games under a policy that seeks the rules' corners. reference: every invariant "
-        "after every action; vector: both engines side by side, everything compared. Prints a "
-        "line per configuration and a table of the rare situations met; exit status 1 on any "
-        "divergence, dead end or invariant failure.",
+        "after every action; vector: both engines side by side, everything compared. Without "
+        "--preset, --players, --deals or --rule: every preset and table size, then one "
+        "configuration per variation the presets leave out. Prints a line per configuration and "
+        "a table of the rare situations met; exit status 1 on any divergence, dead end or "
+        "invariant failure.",
     )
     add_rules_args(p, preset_default=None)
     p.add_argument(
@@ -58,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     from handfoot_lab.fuzz import CORNERS, default_configs, make_policy
 
     require_positive(args, "games", "steps", "jobs")
-    configs = [rules_from_args(args)] if args.preset or args.players or args.deals else default_configs()
+    chosen = args.preset or args.players or args.deals or args.rule
+    configs = [rules_from_args(args)] if chosen else default_configs()
     if args.policy != "mixed":
         make_policy(args.policy, rules=configs[0])  # a clear error now rather than in every worker
     size = args.games if args.engine == "reference" else max(1, args.steps // len(configs))
@@ -83,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         unit = "actions checked" if args.engine == "reference" else "steps compared"
         print(
-            f"{report['preset']} {report['num_players']}p, {report['policy']}: {report['steps']:,} {unit}, "
+            f"{report['label']}, {report['policy']}: {report['steps']:,} {unit}, "
             f"{report['games']:,} games, {report['divergences']} divergences, {report['dead_ends']} dead ends, "
             f"{report['invariant_failures']} invariant failures "
             f"({report['steps'] / max(report['seconds'], 1e-9):,.0f}/s)",
@@ -92,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         for message in report["failures"]:
             print(f"  FAILURE: {message}", file=sys.stderr)
     if not args.json:
-        names = [f"{r['preset']} {r['num_players']}p" for r in rows]
+        names = [r["label"] for r in rows]
         print("\n| corner | " + " | ".join(names) + " |\n|---|" + "---|" * len(rows))
         for corner in CORNERS:
             print(f"| {corner} | " + " | ".join(f"{r['corners'][corner]:,}" for r in rows) + " |")

@@ -99,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
             result.params,
             preset=rules.preset_name,
             players=rules.num_players,
+            rules=rules.to_dict(),  # the variations too: tuned:FILE warns when played under other rules
             tune=vars(config),
             final=summary["final"],
         )

@@ -81,7 +81,7 @@ class PlayTable:
         return view
 
     def hint(self) -> dict[str, Any]:
-        if self.game.is_over or self.game.current != HUMAN:
+        if self.game.is_over or self.game.mover != HUMAN:
             raise Refused("a hint is for your own turn")
         action = agent_move(self.hint_agent, self.game)
         return {
@@ -113,7 +113,7 @@ class PlayTable:
             )
         if game.is_over:
             raise Refused("the game is over: start a new one", status=409)
-        if game.current != HUMAN:
+        if game.mover != HUMAN:  # the seat to act: the person's partner's question is the person's to answer
             raise Refused("it is not your turn", status=409)
         actions = self._actions(action, command)
         for a in actions:  # parse_command checked them whole; a single index is checked here
@@ -124,7 +124,7 @@ class PlayTable:
             before = copy.deepcopy(game)
             self._my_moves.append((before, a, agent_move(self.hint_agent, before)))
             self._apply(HUMAN, a)
-            if game.is_over or game.current != HUMAN:
+            if game.is_over or game.mover != HUMAN:
                 break
         self._agents_play()
         return self.state()
@@ -175,8 +175,8 @@ class PlayTable:
             self.reviews.append(self._review(result.deal_index))
 
     def _agents_play(self) -> None:
-        while not self.game.is_over and self.game.current != HUMAN:
-            self._apply(self.game.current, agent_move(self.agents[self.game.current], self.game))
+        while not self.game.is_over and self.game.mover != HUMAN:
+            self._apply(self.game.mover, agent_move(self.agents[self.game.mover], self.game))
 
     # ------------------------------------------------------------------ the Coach
     def _review(self, deal_index: int) -> dict[str, Any]:
@@ -243,10 +243,10 @@ class WatchTable:
         for _ in range(steps):
             if self.game.is_over:
                 break
-            self.game.step(agent_move(self.agents[self.game.current], self.game))
+            self.game.step(agent_move(self.agents[self.game.mover], self.game))
 
     def state(self, seat: int | None = None, reveal: bool = False) -> dict[str, Any]:
-        seat = self.game.current if seat is None else seat
+        seat = self.game.mover if seat is None else seat
         view = position(self.game, seat, reveal=reveal, names=self.names)
         view.update(kind=self.kind, legal=[])
         return view
@@ -297,7 +297,7 @@ class ReplayTable:
         self.game, self.step = game, step
 
     def state(self, seat: int | None = None, reveal: bool = False) -> dict[str, Any]:
-        seat = self.game.current if seat is None else seat
+        seat = self.game.mover if seat is None else seat
         view = position(self.game, seat, reveal=reveal)
         next_action = self.actions[self.step] if self.step < len(self.actions) else None
         view.update(

@@ -112,6 +112,8 @@ def position(game: Game, seat: int, reveal: bool = False, names: list[str] | Non
         "deals": rules.num_deals,
         "dealer": game.dealer,
         "current": game.current,
+        "to_act": game.mover,  # the seat to act: the asked partner while "may I go out?" stands
+        "question": game.permission,  # this turn's permission question ("not asked" without the variation)
         "phase": game.phase,
         "over": game.is_over,
         "turn": len(game.actions),
@@ -131,7 +133,7 @@ def position(game: Game, seat: int, reveal: bool = False, names: list[str] | Non
             {"deal": d.deal_index + 1, "scores": list(d.scores), "ended_by": d.ended_by, "went_out": d.went_out}
             for d in game.deal_results
         ],
-        "legal": legal_moves(game) if game.current == seat and not game.is_over else [],
+        "legal": legal_moves(game) if game.mover == seat and not game.is_over else [],
         "winners": game.winners() if game.is_over else [],
     }
     return view

@@ -12,10 +12,12 @@ import pytest
 
 from agents import make_agent
 from agents.foreign import AgentFault, GuardedAgent, OneGameAgent, build_py_agent
+from handfoot_env.actions import NUM_ACTIONS
+from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules
 
-OBS = np.zeros((3, 599), dtype=np.float32)
-MASKS = np.zeros((3, 173), dtype=bool)
+OBS = np.zeros((3, OBS_SIZE), dtype=np.float32)
+MASKS = np.zeros((3, NUM_ACTIONS), dtype=bool)
 MASKS[:, 10] = True
 MASKS[1, 11] = True
 
@@ -37,7 +39,7 @@ class Scripted:
     "answer, kind, row, words",
     [
         (ZeroDivisionError("no"), "raised", None, "raised ZeroDivisionError: no at test_foreign.py:"),
-        (np.array([10, 173, 10]), "out_of_range", 1, "returned the action 173, outside 0-172"),
+        (np.array([10, 187, 10]), "out_of_range", 1, "returned the action 187, outside 0-186"),
         (np.array([10, 10, -1]), "out_of_range", 2, "returned the action -1"),
         (np.array([10, 11, 11]), "illegal", 2, "returned the illegal action 11"),
         (np.array([10, 10]), "shape", None, "returned actions of shape (2,) for 3 games"),

@@ -89,10 +89,12 @@ def test_a_model_trained_on_another_observation_layout_is_refused_in_one_line(tm
     Policy((8,), advisor=True).save(path, RULES)
     data = torch.load(path, weights_only=False)
     for name in ("mean", "scale"):  # as a file from before seat_known (509 observation numbers)
-        data["state_dict"][name] = data["state_dict"][name][90:]
+        data["state_dict"][name] = data["state_dict"][name][OBS_SIZE - 509 :]
     data["version"] = 1  # files of that time
     torch.save(data, path)
-    with pytest.raises(ValueError, match=f"observations of 509 numbers and this handfoot's have {OBS_SIZE}"):
+    with pytest.raises(
+        ValueError, match="observations of 509 numbers and this handfoot reads files of version 1 with 599"
+    ):
         Policy.load(path)
 
 
@@ -150,7 +152,12 @@ def test_rollouts_sample_from_exactly_the_logits_evaluation_plays(precision):
 def test_shipped_models_of_version_1_load_as_they_played():
     """0.4's model files: every column, no clipping, fp32, separate actor and critic."""
     policy, rules, _ = Policy.load(Path(__file__).resolve().parents[2] / "agents" / "models" / "ppo_partnership.pt")
-    assert (len(policy.columns), policy.clip, policy.precision, policy.shared) == (OBS_SIZE, 0.0, "fp32", False)
+    # the 599 columns of observation layout version 1 (the layout grew by appending since)
+    assert policy.columns.tolist() == list(range(599)) and (policy.clip, policy.precision, policy.shared) == (
+        0.0,
+        "fp32",
+        False,
+    )
     observations, masks = positions()
     actions = PPOAgent(policy, rules).act(observations, masks)
     assert masks[np.arange(len(masks)), actions].all()
@@ -231,3 +238,14 @@ def test_a_model_from_a_smaller_action_layout_is_padded_and_chooses_as_before(tm
     torch.save(data, path)
     with pytest.raises(ValueError, match="from a newer one"):
         Policy.load(path)
+
+
+def test_the_legal_action_inputs_are_those_the_rules_can_allow():
+    """The presets read the actions they read before layout version 2; a variation adds the
+    actions appended for it (173-186), so that a network learning from scratch sees them."""
+    from handfoot_env import actions as A
+
+    assert rule_actions(Rules.preset("partnership")).tolist() == list(range(A.DISCARD_SUITED))
+    assert rule_actions(Rules.preset("house")).tolist() == list(range(173))
+    varied = rule_actions(Rules.preset("partnership", permission_to_go_out=True)).tolist()
+    assert varied == list(range(A.DISCARD_SUITED)) + list(range(173, A.NUM_ACTIONS))

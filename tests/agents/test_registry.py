@@ -19,7 +19,9 @@ from agents import (
     register,
 )
 from agents.ppo import SCRATCH_MODEL, PPOAgent, shipped_model
+from handfoot_env.actions import NUM_ACTIONS
 from handfoot_env.baselines import BASELINE_NAMES
+from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules
 
 RANDOM_FILE = """
@@ -34,11 +36,11 @@ def make(seed=0):
 def test_every_name_without_an_argument_builds_an_agent_that_acts_legally():
     rules = Rules.preset("partnership")
     assert AGENT_NAMES == (*BASELINE_NAMES, "tuned", "ppo", "scratch")
-    masks = np.zeros((3, 173), dtype=bool)
+    masks = np.zeros((3, NUM_ACTIONS), dtype=bool)
     masks[[0, 1, 2], [0, 1, 5]] = True  # one legal action per row: every agent must find it
     for name in AGENT_NAMES:
         agent = make_agent(name, seed=1, rules=rules)
-        assert list(agent.act(np.zeros((3, 599), np.float32), masks)) == [0, 1, 5], name
+        assert list(agent.act(np.zeros((3, OBS_SIZE), np.float32), masks)) == [0, 1, 5], name
 
 
 def test_names_are_checked_in_one_line_without_loading_anything(tmp_path):
@@ -74,9 +76,9 @@ def test_a_py_agent_is_built_from_a_file_behind_the_guard(tmp_path):
     (tmp_path / "mine.py").write_text(RANDOM_FILE)
     agent = make_agent(f"py:{tmp_path / 'mine.py'}:make", seed=3)
     assert isinstance(agent, GuardedAgent) and agent.name == f"py:{tmp_path / 'mine.py'}:make"
-    masks = np.zeros((2, 173), dtype=bool)
+    masks = np.zeros((2, NUM_ACTIONS), dtype=bool)
     masks[0, 7] = masks[1, 9] = True
-    assert list(agent.act(np.zeros((2, 599), np.float32), masks)) == [7, 9]
+    assert list(agent.act(np.zeros((2, OBS_SIZE), np.float32), masks)) == [7, 9]
 
 
 def test_the_shipped_ppo_supports_its_own_tables_and_a_saved_one_only_its_own():
@@ -101,7 +103,7 @@ def test_a_new_kind_joins_the_registry_once():
     register(kind)
     try:
         assert "always_first" in agent_usage()
-        assert make_agent("always_first").act(None, np.eye(3, 173, 2, dtype=bool)).tolist() == [2, 3, 4]
+        assert make_agent("always_first").act(None, np.eye(3, NUM_ACTIONS, 2, dtype=bool)).tolist() == [2, 3, 4]
         with pytest.raises(ValueError, match="cannot register"):
             register(kind)
     finally:

@@ -92,3 +92,38 @@ def test_keep_wilds_holds_the_last_wild_back_unless_the_hand_is_nearly_empty():
         played += int((one_wild & (others < 2)).sum())
         engine.step(mine)
     assert kept > 20 and played > 0
+
+
+PERMISSION = """
+preset: partnership
+rules: {{num_deals: 1, permission_to_go_out: true}}
+seats:
+  - {{hand: K K K, on_foot: true}}
+  - {{hand: 4 4, foot: 5}}
+  - {{hand: '{partner_hand}', on_foot: true}}
+  - {{hand: 8 8, foot: 5}}
+tables:
+  - {{opened: true, groups: [Q Q Q Q Q Q Q, A A A A A A A, J J J J J 2 2, 10 10 10 10 10 Jk 2]}}
+  - {{}}
+"""
+
+
+@pytest.mark.parametrize("partner_hand,answer", [("4 5", "yes"), ("A A Jk Jk 9", "no")])
+def test_the_heuristic_asks_to_go_out_and_answers_by_what_the_deal_ending_costs(partner_hand, answer):
+    """Seat 0 may go out but for its partner's permission.  The heuristic asks; as the partner
+    it says yes with 10 points in hand (the deal ending now costs less than going out earns)
+    and no with 150 (its side would lose points by the deal ending now).  The compiled one agrees."""
+    from handfoot_env import actions as A
+    from handfoot_env.baselines.compiled import CompiledHeuristic
+    from handfoot_env.baselines.heuristic import HeuristicAgent
+    from handfoot_env.reference.observe import observe
+    from handfoot_env.reference.scenario import build_scenario
+
+    game, _ = build_scenario(PERMISSION.format(partner_hand=partner_hand))
+    agents = [HeuristicAgent(game.rules), CompiledHeuristic(game.rules)]
+    for agent in agents:
+        assert act_one(agent, {"observation": observe(game, 0), "action_mask": game.legal_mask()}) == A.ASK_TO_GO_OUT
+    game.step(A.ASK_TO_GO_OUT)
+    expected = A.ANSWER_YES if answer == "yes" else A.ANSWER_NO
+    for agent in agents:
+        assert act_one(agent, {"observation": observe(game, 2), "action_mask": game.legal_mask()}) == expected

@@ -12,6 +12,7 @@ from handfoot_env.baselines.heuristic_params import OFF, PARAMS, params_array
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
 from handfoot_env.vector.sampling import random_legal_actions
+from handfoot_lab.fuzz import VARIATION_CONFIGS
 
 CONFIGS = [("classic", 2), ("classic", 3), ("classic", 6), ("partnership", 4), ("house", 2), ("house", 4)]
 
@@ -105,3 +106,24 @@ def test_compiled_heuristic_variants_make_the_python_variants_decisions(preset, 
         )
         roll = rng.random(len(masks))
         engine.step(np.where(roll < 0.9, got, random_legal_actions(masks, rng)))
+
+
+@pytest.mark.parametrize("preset,overrides", VARIATION_CONFIGS, ids=lambda v: v if isinstance(v, str) else "-".join(v))
+def test_compiled_baselines_decide_as_the_python_ones_in_every_variation(preset, overrides):
+    """The variations' actions (wild books, black threes, the three takes, asking and answering
+    "may I go out?"): both heuristics and both greedies agree, and choose only legal actions."""
+    rules = Rules.preset(preset, **overrides)
+    engine = VectorEngine(rules, batch_size=16, seed=29)
+    python, compiled = HeuristicAgent(rules), CompiledHeuristic(rules)
+    greedy_py, greedy_c = GreedyAgent(), CompiledGreedy()
+    rng = np.random.default_rng(29)
+    for _ in range(700):
+        masks = engine.legal_mask()
+        observations = engine.observe()
+        got = compiled.act(observations, masks)
+        assert np.array_equal(python.act(observations, masks), got)
+        greedy = greedy_c.act(observations, masks)
+        assert np.array_equal(greedy_py.act(observations, masks), greedy)
+        assert masks[np.arange(len(masks)), got].all() and masks[np.arange(len(masks)), greedy].all()
+        roll = rng.random(len(masks))
+        engine.step(np.where(roll < 0.7, got, np.where(roll < 0.85, greedy, random_legal_actions(masks, rng))))

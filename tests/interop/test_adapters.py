@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 from handfoot_env import Rules, handfoot_v0
+from handfoot_env.actions import NUM_ACTIONS
+from handfoot_env.observation import OBS_SIZE
 from handfoot_lab.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,7 +99,7 @@ def test_a_torchrl_policy_module_through_the_example_adapter(tmp_path, capsys):
         handfoot_v0.env(rules=Rules.preset("classic", num_deals=1)), use_mask=True, categorical_actions=True, seed=0
     )
     values = TensorDictModule(
-        MLP(in_features=599, out_features=173, num_cells=[32]),
+        MLP(in_features=OBS_SIZE, out_features=NUM_ACTIONS, num_cells=[32]),
         in_keys=[(group, "observation", "observation")],
         out_keys=[(group, "action_value")],
     )

@@ -18,6 +18,7 @@ from sb3_contrib.common.wrappers import ActionMasker
 import handfoot_env
 from handfoot_env import Rules, handfoot_v0
 from handfoot_env.gym_env import HandFootGymEnv
+from handfoot_env.observation import OBS_SIZE
 
 
 @pytest.mark.parametrize("preset,players", TABLES)
@@ -52,7 +53,7 @@ def test_gymnasium_make_wrappers_and_vector_envs():
     masks = np.stack([e.unwrapped.action_masks() for e in vector.envs])
     actions = np.array([np.flatnonzero(m)[0] for m in masks])
     observations, rewards, terminated, truncated, _ = vector.step(actions)
-    assert observations.shape == (2, 599) and rewards.shape == (2,)
+    assert observations.shape == (2, OBS_SIZE) and rewards.shape == (2,)
 
 
 class SB3ActionMaskWrapper(pettingzoo.utils.BaseWrapper, gymnasium.Env):

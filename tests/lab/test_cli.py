@@ -38,6 +38,11 @@ QUICK = ["train", "--config", "configs/quick.yaml"]
 BAD_INPUTS = [
     # (arguments, what the one line must say); {tmp} is a fresh folder
     (["serve", "--port", "70000"], "--port must be from 1 to 65535"),
+    (["rules", "--rule", "wild_books"], "write it as FIELD=VALUE"),
+    (["rules", "--rule", "colour=red"], "unknown rules field 'colour'"),
+    (["rules", "--rule", "wild_books=maybe"], "must be true or false"),
+    (["fuzz", "--preset", "classic", "--rule", "permission_to_go_out=true"], "needs partnerships=True"),
+    (["play", "--preset", "classic", "--rule", "permission_to_go_out=true"], "needs partnerships=True"),
     (["eval", "--round-robin", "random,greedy", "--records", "{tmp}/r"], "--records saves the games of one match"),
     (["serve", "--host", "203.0.113.9"], "cannot listen on 203.0.113.9"),
     (QUICK + ["--set", "network.arch=[64"], "--set network.arch: the value '[64' is not valid YAML"),
@@ -93,7 +98,7 @@ def test_every_bad_input_is_one_clear_line_with_exit_status_2(tmp_path):
 
 
 def test_a_config_that_fails_validation_leaves_no_run_folder(tmp_path):
-    for bad in ("seed=-1", "rules={wild_books: true}", "league.opponents={genius: 1}"):
+    for bad in ("seed=-1", "rules={wild_book_to_go_out: true}", "league.opponents={genius: 1}"):
         proc = run(*QUICK, "--set", f"run_dir={tmp_path}", "--set", bad)
         assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert list(tmp_path.iterdir()) == []
@@ -129,7 +134,7 @@ def test_user_errors_are_one_line_without_traceback(tmp_path):
 
 def test_actions_table(capsys):
     assert main(["actions"]) == 0
-    assert "173 actions in all" in capsys.readouterr().out
+    assert "187 actions in all" in capsys.readouterr().out
 
 
 def test_fuzz_command(capsys):

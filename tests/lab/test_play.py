@@ -185,3 +185,42 @@ def test_the_terminal_game_deals_from_an_unpredictable_seed_unless_one_is_given(
 
     assert build_parser().parse_args(["play"]).seed is None  # a fixed default would deal known cards
     assert build_parser().parse_args(["play", "--seed", "7"]).seed == 7
+
+
+def test_a_whole_game_with_every_variation_through_the_commands():
+    """Six players in three teams with every variation: the variations' actions are typed by
+    index (``a 176``), the permission question as ask / yes / no."""
+    from handfoot_lab.fuzz import VARIATION_CONFIGS
+
+    name, overrides = VARIATION_CONFIGS[-1]
+    session, typed, _ = play_through_commands(Rules.preset(name, **{**overrides, "num_deals": 1}))
+    assert session.game.is_over
+    assert any(line.startswith("a ") for line in typed)  # a variation's take or meld, by index
+
+
+def test_the_person_is_asked_when_the_partner_wants_to_go_out():
+    from handfoot_env.reference.scenario import build_scenario
+
+    output: list[str] = []
+    typed = iter(["no", "q"])
+    rules = Rules.preset("partnership", permission_to_go_out=True, num_deals=1)
+    session = PlaySession(rules, seed=1, readline=lambda: next(typed) + "\n", write=output.append)
+    session.game, _ = build_scenario(
+        """
+        preset: partnership
+        rules: {num_deals: 1, permission_to_go_out: true}
+        to_move: 2
+        seats:
+          - {hand: 4 5 6, foot: random 11}
+          - {hand: 4 4, foot: 5}
+          - {hand: K K K, on_foot: true}
+          - {hand: 8 8, foot: 5}
+        tables:
+          - {opened: true, groups: [Q Q Q Q Q Q Q, A A A A A A A, J J J J J 2 2, 10 10 10 10 10 Jk 2]}
+          - {}
+        """
+    )
+    session.run()
+    text = "\n".join(output)
+    assert "seat 2, your partner, asks: may I go out? (yes / no)" in text
+    assert "seat 2: ask your partner: may I go out?" in text and session.game.deal_results == []

@@ -151,7 +151,7 @@ def test_the_wrapped_env_refuses_out_of_range_actions_in_words():
 
     env = handfoot_v0.env(preset="partnership")
     env.reset(seed=1)
-    for bad, words in ((173, "out of range"), (-1, "out of range"), ("x", "must be an integer")):
+    for bad, words in ((187, "out of range"), (-1, "out of range"), ("x", "must be an integer")):
         with pytest.raises(ValueError, match=words):
             env.step(bad)
     env.step(int(env.last()[0]["action_mask"].argmax()))  # the game goes on
@@ -258,3 +258,69 @@ def test_gymnasium_id_and_reset_seed_fix_everything():
                 break
         runs.append(np.array(trail))
     assert np.array_equal(runs[0], runs[1])
+
+
+VARIATION_TABLES = {
+    "permission": dict(permission_to_go_out=True),
+    "six_players": dict(num_players=6),
+    "every_variation": dict(
+        num_players=6,
+        wild_books=True,
+        wild_book_to_go_out=True,
+        permission_to_go_out=True,
+        partner_foot_first=True,
+        black_three_books=True,
+        sevens_book_to_go_out="clean",
+        take_onto_table=True,
+        take_with_natural_and_wild=True,
+        wild_freezes_pile=True,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", VARIATION_TABLES)
+def test_api_test_on_the_variations(name):
+    from handfoot_env.rules import Rules
+
+    rules = Rules.preset("partnership", **VARIATION_TABLES[name])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(handfoot_env.env(rules=rules), num_cycles=1000)
+
+
+def test_the_asked_partner_is_the_agent_to_act_while_the_question_stands():
+    """Permission to go out: after "may I go out?" the partner is ``agent_selection``, may only
+    answer, and both see the question; after the answer the asker acts again."""
+    from agents import act_one, make_agent
+    from handfoot_env import actions as A
+    from handfoot_env import observation as O
+    from handfoot_env.rules import Rules
+
+    rules = Rules.preset("partnership", permission_to_go_out=True)
+    env = handfoot_env.env(rules=rules)
+    agent = make_agent("heuristic", rules=rules)
+    questions = 0
+    for seed in range(6):
+        env.reset(seed=seed)
+        for agent_name in env.agent_iter(max_iter=3000):
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            action = act_one(agent, observation)
+            if action != A.ASK_TO_GO_OUT:
+                env.step(action)
+                continue
+            asker = agent_name
+            env.step(action)
+            questions += 1
+            partner = env.agent_selection
+            assert env.unwrapped.rules.partner_of(int(asker.split("_")[1])) == int(partner.split("_")[1])
+            assert np.flatnonzero(env.observe(partner)["action_mask"]).tolist() == [A.ANSWER_YES, A.ANSWER_NO]
+            assert env.observe(partner)["observation"][O.QUESTION_PARTNERS] == 1
+            assert env.observe(asker)["observation"][O.QUESTION_MINE] == 1
+            env.step(A.ANSWER_NO)
+            assert env.agent_selection == asker and env.observe(asker)["observation"][O.QUESTION_REFUSED] == 1
+        if questions >= 3:
+            break
+    assert questions >= 3

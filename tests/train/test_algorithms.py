@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 
+from handfoot_env.actions import NUM_ACTIONS
 from handfoot_env.baselines import make_baseline
 from handfoot_env.rules import Rules
 from train.algorithms import ALGORITHMS
@@ -89,7 +90,8 @@ def test_ppo_learns_a_first_minibatch_with_a_ratio_of_one():
     batch = rollout(config, policy, algorithm.explore, 16)
     with torch.no_grad():
         logits, values = policy(
-            torch.as_tensor(batch["x"].reshape(-1, policy.width)), torch.as_tensor(batch["masks"].reshape(-1, 173))
+            torch.as_tensor(batch["x"].reshape(-1, policy.width)),
+            torch.as_tensor(batch["masks"].reshape(-1, NUM_ACTIONS)),
         )
     chosen = torch.log_softmax(logits, -1).gather(1, torch.as_tensor(batch["actions"].reshape(-1, 1))).squeeze(1)
     assert torch.allclose(chosen, torch.as_tensor(batch["logprobs"].reshape(-1)), atol=1e-5)

@@ -4,6 +4,7 @@ it saves plays as ``tuned:FILE`` everywhere an agent name is taken."""
 from __future__ import annotations
 
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -187,3 +188,20 @@ def test_a_tuned_agent_outside_its_preset_says_so(tmp_path):
         make_agent(f"tuned:{tmp_path / 'v.json'}", rules=Rules.preset("classic"))
     with pytest.raises(ValueError, match="no tuned heuristic"):
         make_agent(f"tuned:{tmp_path / 'missing.json'}", rules=Rules.preset("classic"))
+
+
+def test_tune_works_on_a_variation_and_its_file_names_the_rules(tmp_path, capsys):
+    """``handfoot tune --rule ...``: the search plays the variation, the file records its rules,
+    and the variant played under other rules of the same preset says so."""
+    out = tmp_path / "tuned.json"
+    argv = ["tune", "--preset", "partnership", "--deals", "1", "--rule", "permission_to_go_out=true"]
+    argv += ["--rule", "wild_books=true", "--generations", "1", "--population", "2", "--elite", "1"]
+    assert main(argv + ["--pairs", "1", "--final-pairs", "1", "--pair-positions", "0", "--out", str(out)]) == 0
+    saved = json.loads(out.read_text())["rules"]
+    assert saved["permission_to_go_out"] is True and saved["wild_books"] is True
+    variation = Rules.preset("partnership", num_deals=1, permission_to_go_out=True, wild_books=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        make_agent(f"tuned:{out}", rules=variation)  # its own rules: no warning
+    with pytest.warns(UserWarning, match="tuned on other rules of partnership .*permission_to_go_out, wild_books"):
+        make_agent(f"tuned:{out}", rules=Rules.preset("partnership", num_deals=1))

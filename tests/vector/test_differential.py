@@ -11,6 +11,7 @@ from handfoot_env.cards import parse_kind as kind
 from handfoot_env.cards import rank_of
 from handfoot_env.rules import Rules
 from handfoot_lab.differential import Divergence, run_differential
+from handfoot_lab.fuzz import VARIATION_CONFIGS
 
 CONFIGS = [("classic", 2), ("classic", 3), ("classic", 4), ("classic", 6), ("partnership", 4)]
 
@@ -96,3 +97,14 @@ def test_twin_scenarios_catch_a_planted_difference():
     twin.engine.states[0]["hand"][0][kind("9")] += 1  # a card only the vector engine holds
     with pytest.raises(Divergence, match="legal mask|observation"):
         twin.step(A.discard(kind("5")))
+
+
+@pytest.mark.parametrize("preset,overrides", VARIATION_CONFIGS, ids=lambda v: v if isinstance(v, str) else "-".join(v))
+def test_engines_agree_on_the_variations_the_presets_leave_out(preset, overrides):
+    # Random play with a little heuristic: wild books, black threes, the three takes, the permission
+    # question, the partner's foot, books of 7s and six players in three teams (docs/rules.md "Variations").
+    from agents import make_agent
+
+    rules = Rules.preset(preset, **overrides)
+    report = run_differential(rules, batch_size=8, steps=1500, seed=29, agent=make_agent("heuristic"), explore=0.5)
+    assert report.steps == 8 * 1500 and report.games_finished >= 1

@@ -45,8 +45,8 @@ def test_illegal_action_raises_and_changes_no_game(preset):
 def test_bad_construction_is_a_clear_error():
     with pytest.raises(ValueError, match="batch_size"):
         VectorEngine(Rules.preset("classic"), batch_size=0)
-    with pytest.raises(ValueError, match="wild_books"):
-        VectorEngine(Rules.preset("classic", wild_books=True))
+    with pytest.raises(ValueError, match="permission_to_go_out"):  # a rule between partners, alone
+        VectorEngine(Rules.preset("classic", permission_to_go_out=True))
 
 
 def test_same_seed_same_games_and_autoreset_is_deterministic():
@@ -241,7 +241,8 @@ def test_observation_layout_is_documented():
     doc = O.__doc__
     for name, size in O.FIELDS:
         assert f"| {name}" in doc
-    assert O.OBS_SIZE == sum(size for _, size in O.FIELDS) == 599
+    assert O.OBS_SIZE == sum(size for _, size in O.FIELDS) == 655
+    assert O.OBS_SIZE_BY_VERSION == {1: 599, 2: 655}  # version 2 appended 599-654 (issue 29)
 
 
 def test_readme_observation_table_matches_the_layout():

@@ -1,7 +1,7 @@
 """Deep Monte-Carlo (Zha et al. 2021, DouZero): Q(s, a) regressed on Monte-Carlo returns.
 
 The network is the lab's ``Policy`` read as a Q-network: its actor head gives one Q-value
-per action of the fixed layout (an action's features are its one-hot: with 173 actions one
+per action of the fixed layout (an action's features are its one-hot: with 187 actions one
 head costs less than DouZero's action-feature input, which its 27,472 actions need).  The
 learner acts epsilon-greedily on the masked Q-values; every decision's target is the sum of
 the rewards from it to the end of its horizon (``dmc.horizon``: the deal, where with

@@ -82,8 +82,10 @@ function render() {
   const s = state;
   $("table").hidden = false;
   const playing = s.kind === "play";
-  const mover = s.seats[s.current];
-  const who = playing && s.current === s.seat ? "your move" : `${mover.name || "seat " + s.current} to move`;
+  const acting = s.to_act; // the asked partner while "may I go out?" stands
+  const mover = s.seats[acting];
+  const asked = s.question === "asked" ? ` (seat ${s.current} asks: may I go out?)` : "";
+  const who = (playing && acting === s.seat ? "your move" : `${mover.name || "seat " + acting} to move`) + asked;
   $("status").textContent = s.over
     ? `Game over — ${s.winners.length > 1 ? "a tie" : "won by " + sideName(s.winners[0])}`
     : `${s.preset}, ${s.players} players · deal ${s.deal} of ${s.deals} · move ${s.turn} · ${who}`;
@@ -121,7 +123,7 @@ function render() {
   seats.replaceChildren();
   for (const seat of s.seats) {
     const box = document.createElement("div");
-    box.className = "seat" + (seat.seat === s.current && !s.over ? " to-move" : "");
+    box.className = "seat" + (seat.seat === s.to_act && !s.over ? " to-move" : "");
     box.dataset.seat = seat.seat;
     const where = state.partnerships ? `seat ${seat.seat}, ${sideName(seat.owner)}` : `seat ${seat.seat}`;
     box.textContent = `${seat.name || "seat " + seat.seat} (${where}): ` +

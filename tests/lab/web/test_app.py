@@ -324,7 +324,7 @@ def test_the_page_and_its_files_are_served(client):
     assert page.status_code == 200 and 'id="hand"' in page.text
     assert client.get("/static/app.js").status_code == 200
     options = client.get("/api/options").json()
-    assert options["presets"]["partnership"]["players"] == [4] and "heuristic" in options["agents"]
+    assert options["presets"]["partnership"]["players"] == [4, 6] and "heuristic" in options["agents"]
 
 
 def test_handfoot_serve_prints_its_address_and_serves(tmp_path):
@@ -355,3 +355,35 @@ def test_handfoot_serve_prints_its_address_and_serves(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_the_person_answers_the_partners_question_at_the_web_table():
+    """Permission to go out: the heuristic partner asks, the page offers the person yes and no,
+    and after the answer the partner plays on (docs/rules.md "Variations")."""
+    from handfoot_env.reference.scenario import build_scenario
+    from handfoot_env.rules import Rules
+    from handfoot_lab.web.tables import PlayTable
+
+    rules = Rules.preset("partnership", permission_to_go_out=True, num_deals=1)
+    table = PlayTable(rules, seed=1, opponents="heuristic", partner="heuristic", hint="heuristic", secret=7)
+    table.game, _ = build_scenario(
+        """
+        preset: partnership
+        rules: {num_deals: 1, permission_to_go_out: true}
+        to_move: 2
+        seats:
+          - {hand: 4 5 6, foot: random 11}
+          - {hand: 4 4, foot: 5}
+          - {hand: K K K, on_foot: true}
+          - {hand: 8 8, foot: 5}
+        tables:
+          - {opened: true, groups: [Q Q Q Q Q Q Q, A A A A A A A, J J J J J 2 2, 10 10 10 10 10 Jk 2]}
+          - {}
+        """
+    )
+    table._agents_play()  # seat 2 may go out but for the permission: it asks
+    state = table.state()
+    assert (state["current"], state["to_act"], state["question"]) == (2, 0, "asked")
+    assert [move["action"] for move in state["legal"]] == [A.ANSWER_YES, A.ANSWER_NO]
+    state = table.act(state["turn"], action=A.ANSWER_NO)
+    assert table.game.deal_results == [] and state["to_act"] == 0 and state["current"] == 0  # seat 2 discarded

@@ -1,0 +1,66 @@
+"""The shipped models and tuned heuristics still play exactly as they did before layout version 2.
+
+Layout version 2 (issue 29) appended actions 173-186 and observation fields 599-654 for the
+variations.  A model saved with the old layout loads (``Policy.load`` pads its action layer and
+reads its saved columns) and, under the presets, where the appended actions are never legal
+and the appended fields are zero, must choose exactly what it chose before.
+
+``shipped_play.json`` holds the actions each agent chose in a few games of its own preset,
+recorded with the code of layout version 1 (commit 7635b7c) by running this module's
+``record_all`` there::
+
+    PYTHONPATH=<a checkout of 7635b7c> python -c \\
+        "import sys; sys.path.insert(0, 'tests/agents'); import test_shipped_models as t; t.write()"
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+RECORDED = Path(__file__).with_name("shipped_play.json")
+# (agent name, preset, players): every shipped model and tuned heuristic, on the rules it ships for.
+AGENTS = (
+    ("ppo", "classic", 2),
+    ("ppo", "partnership", 4),
+    ("ppo", "house", 4),
+    ("scratch", "partnership", 4),
+    ("tuned", "classic", 2),
+    ("tuned", "partnership", 4),
+    ("tuned", "house", 4),
+)
+BATCH, STEPS, SEED = 4, 300, 2029
+
+
+def record(name: str, preset: str, players: int) -> list[list[int]]:
+    """The agent in every seat of ``BATCH`` games for ``STEPS`` steps: the actions it chose."""
+    from agents import make_agent
+    from handfoot_env.rules import Rules
+    from handfoot_env.vector import VectorEngine
+
+    rules = Rules.preset(preset, num_players=players)
+    agent = make_agent(name, seed=0, rules=rules)
+    engine = VectorEngine(rules, batch_size=BATCH, seed=SEED, auto_reset=True)
+    chosen = []
+    for _ in range(STEPS):
+        actions = np.asarray(agent.act(engine.observe(), engine.legal_mask()), dtype=np.int64)
+        chosen.append(actions.tolist())
+        engine.step(actions)
+    return chosen
+
+
+def record_all() -> dict[str, list[list[int]]]:
+    return {f"{name} {preset} {players}p": record(name, preset, players) for name, preset, players in AGENTS}
+
+
+def write() -> None:
+    RECORDED.write_text(json.dumps(record_all()) + "\n")
+
+
+@pytest.mark.parametrize("name,preset,players", AGENTS)
+def test_shipped_agent_plays_as_it_did_on_layout_version_1(name, preset, players):
+    expected = json.loads(RECORDED.read_text())[f"{name} {preset} {players}p"]
+    assert record(name, preset, players) == expected

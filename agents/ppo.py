@@ -135,12 +135,14 @@ class PPOAgent:
             raise ValueError(f"cannot load a trained policy from {path}: {exc}") from None
         playing = rules or trained_on
         if not _same_game(trained_on, playing):
-            warnings.warn(
-                f"the agent {path.name} was trained on {trained_on.preset_name} with "
-                f"{trained_on.num_players} players and plays {playing.preset_name} with "
-                f"{playing.num_players} players here",
-                stacklevel=2,
-            )
+            if (trained_on.preset_name, trained_on.num_players) != (playing.preset_name, playing.num_players):
+                differ = f"{trained_on.preset_name} with {trained_on.num_players} players and plays "
+                differ += f"{playing.preset_name} with {playing.num_players} players here"
+            else:  # the same table under another setting: name it
+                mine, theirs = trained_on.to_dict(), playing.to_dict()
+                changed = sorted(k for k, v in theirs.items() if mine.get(k) != v)
+                differ = f"other rules of {playing.preset_name} (they differ in {', '.join(changed)})"
+            warnings.warn(f"the agent {path.name} was trained on {differ}", stacklevel=2)
         agent = cls(policy, playing, deterministic=deterministic, threads=threads)
         agent.trained_on = trained_on
         return agent

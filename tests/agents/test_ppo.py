@@ -43,6 +43,11 @@ def test_ppo_outside_its_preset_says_so():
         make_agent("ppo", rules=Rules.preset("classic", num_players=3))
 
 
+def test_ppo_under_a_variation_of_its_table_names_the_setting():
+    with pytest.warns(UserWarning, match=r"trained on other rules of partnership \(they differ in wild_books\)"):
+        make_agent("ppo", rules=Rules.preset("partnership", wild_books=True))
+
+
 def test_the_shipped_agent_acts_legally_in_batches():
     from handfoot_env.vector import VectorEngine
 

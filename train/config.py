@@ -63,6 +63,9 @@ class PPOConfig:
     batch_size: int = 4096
     n_epochs: int = 2
     learning_rate: float = 3e-4
+    # The learning rate falls linearly to 0 at total_timesteps (CleanRL's anneal_lr): late
+    # updates take small steps instead of jittering around the plateau.
+    anneal_lr: bool = False
     gamma: float = 0.995
     gae_lambda: float = 0.95
     clip_range: float = 0.2

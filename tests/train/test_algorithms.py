@@ -98,6 +98,18 @@ def test_ppo_learns_a_first_minibatch_with_a_ratio_of_one():
     assert np.allclose(values.numpy(), batch["values"].reshape(-1), atol=1e-5)
 
 
+def test_an_annealed_learning_rate_falls_linearly_to_zero_at_the_last_step():
+    config = tiny_config("ppo.anneal_lr=true", "ppo.learning_rate=0.002", "total_timesteps=1000")
+    policy = make_policy(config, RULES)
+    algorithm = PPO(config, policy)
+    batch = rollout(config, policy, algorithm.explore, 16)
+    assert algorithm.update(batch, 250)["learning_rate"] == pytest.approx(0.0015)
+    assert algorithm.optimizer.param_groups[0]["lr"] == pytest.approx(0.0015)
+    assert algorithm.learning_rate(1000) == 0.0 and algorithm.learning_rate(5000) == 0.0
+    constant = PPO(tiny_config("ppo.learning_rate=0.002", "total_timesteps=1000"), policy)
+    assert constant.learning_rate(999) == pytest.approx(0.002)
+
+
 def test_a_last_minibatch_of_one_decision_leaves_the_network_finite():
     """A rollout of 16 x 16 = 256 decisions in minibatches of 255 ends with one row, whose
     advantages have no spread: normalising them would make the whole network NaN."""

@@ -70,9 +70,18 @@ class PPO:
         self.anchor.requires_grad_(False)
 
     # ------------------------------------------------------------------ the update
+    def learning_rate(self, step: int) -> float:
+        """The step size at learner step ``step``: constant, or (``anneal_lr``) falling
+        linearly from ``learning_rate`` to 0 at ``total_timesteps``."""
+        if not self.hp.anneal_lr:
+            return self.hp.learning_rate
+        return self.hp.learning_rate * max(0.0, 1.0 - step / self.config.total_timesteps)
+
     def update(self, batch: dict[str, np.ndarray], step: int) -> dict[str, float]:
         hp, policy = self.hp, self.policy
         device = policy.device
+        for group in self.optimizer.param_groups:
+            group["lr"] = self.learning_rate(step)
         with torch.no_grad():
             extra = batch.get("last_extra")
             _, last_value = policy(
@@ -129,6 +138,7 @@ class PPO:
                     stats["clip_fraction"].append(float(((ratio - 1).abs() > hp.clip_range).float().mean()))
         self.updates += 1
         out = {key: float(np.mean(values)) for key, values in stats.items() if values}
+        out["learning_rate"] = self.optimizer.param_groups[0]["lr"]
         out["explained_variance"] = float(1 - np.var(returns - batch["values"]) / (np.var(returns) + 1e-8))
         return out
 
@@ -143,8 +153,7 @@ class PPO:
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         self.optimizer.load_state_dict(state["optimizer"])
-        for group in self.optimizer.param_groups:
-            group["lr"] = self.hp.learning_rate  # a changed learning rate takes effect on resume
+        # (a changed learning rate takes effect on resume: update() sets it every time)
         if state.get("anchor") is not None:
             self.set_anchor()
             assert self.anchor is not None

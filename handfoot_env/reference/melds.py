@@ -106,17 +106,29 @@ def twos_plan(rules: Rules, act: A.Action, groups: list[Meld]) -> str | MeldPlan
     """House: start the book of 2s with three, or add one."""
     if not rules.books_of_twos:
         return "books of 2s belong to the house preset (rules field books_of_twos)"
-    need = [0] * NUM_KINDS
     current = unfinished_twos_book(groups, rules.book_size)
-    if act.kind == "start_twos_book":
+    return one_kind_plan(act.kind == "start_twos_book", current, TWO, TwosBook, "book of 2s")
+
+
+def one_kind_plan(
+    starts: bool,
+    current: TwosBook | ThreesGroup | None,
+    kind: int,
+    make: type[TwosBook | ThreesGroup],
+    name: str,
+) -> str | MeldPlan:
+    """A meld of one kind of card (the house book of 2s, the variation's black threes): start
+    it with three of ``kind`` (``starts``), or add one to the unfinished ``current``."""
+    need = [0] * NUM_KINDS
+    if starts:
         if current is not None:
-            return "there is already an unfinished book of 2s; add to it instead"
-        need[TWO] = 3
-        return MeldPlan(need, [], None, TwosBook(3))
+            return f"there is already an unfinished {name}; add to it instead"
+        need[kind] = 3
+        return MeldPlan(need, [], None, make(3))
     if current is None:
-        return "there is no unfinished book of 2s to add to"
-    need[TWO] = 1
-    return MeldPlan(need, [], current, TwosBook(current.twos + 1))
+        return f"there is no unfinished {name} to add to"
+    need[kind] = 1
+    return MeldPlan(need, [], current, make(current.size + 1))
 
 
 def wild_book_plan(rules: Rules, act: A.Action, groups: list[Meld]) -> str | MeldPlan:
@@ -145,17 +157,8 @@ def threes_plan(rules: Rules, act: A.Action, groups: list[Meld]) -> str | MeldPl
     """Variation: start a group of black threes with three, or add one."""
     if not rules.black_three_books:
         return "these rules never meld black threes (rules field black_three_books)"
-    need = [0] * NUM_KINDS
     current = unfinished_threes(groups, rules.book_size)
-    if act.kind == "start_threes_group":
-        if current is not None:
-            return "there is already an unfinished group of black threes; add to it instead"
-        need[BLACK_THREE] = 3
-        return MeldPlan(need, [], None, ThreesGroup(3))
-    if current is None:
-        return "there is no unfinished group of black threes to add to"
-    need[BLACK_THREE] = 1
-    return MeldPlan(need, [], current, ThreesGroup(current.threes + 1))
+    return one_kind_plan(act.kind == "start_threes_group", current, BLACK_THREE, ThreesGroup, "group of black threes")
 
 
 __all__ = ["MeldPlan", "meld_plan"]

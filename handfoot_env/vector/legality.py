@@ -504,22 +504,31 @@ def twos_problem(s, rules, op):
     """Reference ``meld_problem`` for the book of 2s.  ``op``: 0 start with three, 1 add one."""
     if rules.books_of_twos == 0:
         return R_NO_TWOS_BOOKS
+    return one_kind_problem(s, rules, op, s.twos, TWO, R_TWOS_EXISTS, R_NO_TWOS)
+
+
+@njit(cache=True)
+def one_kind_problem(s, rules, op, sizes, kind, exists, missing):
+    """Reference ``one_kind_plan`` with the position's checks, for a meld of one kind of card
+    whose unfinished sizes per melds row are ``sizes`` (``s.twos``, ``s.threes``): ``op`` 0
+    starts it with three, 1 adds one; ``exists``/``missing`` are the refusals when it is
+    already started / not started."""
     if s.phase == DRAW:
         return R_MELD_PHASE
     p = s.current
     owner = owner_of(rules, p)
-    size = s.twos[melds_row(s, owner)]
+    size = sizes[melds_row(s, owner)]
     need = 3 if op == 0 else 1
     if op == 0 and size > 0:
-        return R_TWOS_EXISTS
+        return exists
     if op == 1 and size == 0:
-        return R_NO_TWOS
-    if s.hand[p, TWO] < need:
+        return missing
+    if s.hand[p, kind] < need:
         return R_NOT_HELD
     if size + need > rules.book_size:
         return R_TOO_BIG
     book = CLEAN_BOOK if size + need == rules.book_size else NO_BOOK
-    return laid_problem(s, rules, owner, need, need * VALUES[TWO], book)
+    return laid_problem(s, rules, owner, need, need * VALUES[kind], book)
 
 
 @njit(cache=True)
@@ -559,22 +568,7 @@ def threes_problem(s, rules, op):
     """Reference ``meld_problem`` for the group of black threes.  ``op``: 0 start, 1 add one."""
     if rules.black_three_books == 0:
         return R_NO_THREES
-    if s.phase == DRAW:
-        return R_MELD_PHASE
-    p = s.current
-    owner = owner_of(rules, p)
-    size = s.threes[melds_row(s, owner)]
-    need = 3 if op == 0 else 1
-    if op == 0 and size > 0:
-        return R_THREES_EXIST
-    if op == 1 and size == 0:
-        return R_NO_THREES_GROUP
-    if s.hand[p, BLACK_THREE] < need:
-        return R_NOT_HELD
-    if size + need > rules.book_size:
-        return R_TOO_BIG
-    book = CLEAN_BOOK if size + need == rules.book_size else NO_BOOK
-    return laid_problem(s, rules, owner, need, need * VALUES[BLACK_THREE], book)
+    return one_kind_problem(s, rules, op, s.threes, BLACK_THREE, R_THREES_EXIST, R_NO_THREES_GROUP)
 
 
 @njit(cache=True)

@@ -230,19 +230,21 @@ def meld_run(s, rules, packs, op, suit, rank):
 
 
 @njit(cache=True)
-def meld_twos(s, rules, packs, op):
-    """Start the book of 2s with three (op 0) or add one (op 1)."""
+def meld_one_kind(s, rules, packs, op, sizes, kind):
+    """Start a meld of one kind of card (the book of 2s: ``sizes`` ``s.twos``, ``kind`` TWO;
+    black threes: ``s.threes``, BLACK_THREE) with three (op 0) or add one (op 1).  Complete,
+    it is a clean book (for 2s, a red canasta)."""
     owner = owner_of(rules, s.current)
     opened = s.opened[owner] != 0
     row = melds_row(s, owner)
     count = 3 if op == 0 else 1
     for _ in range(count):
-        lay_card(s, row, TWO)
-    size = s.twos[row] + count
-    if size >= rules.book_size:  # a red canasta: closed
+        lay_card(s, row, kind)
+    size = sizes[row] + count
+    if size >= rules.book_size:
         size = 0
         s.books[row, 0] += 1
-    s.twos[row] = size
+    sizes[row] = size
     finish_meld(s, rules, packs, owner, opened)
 
 
@@ -268,23 +270,6 @@ def meld_wild_book(s, rules, packs, op, comp):
         s.wild_books[row] += 1
     s.wild_book[row, 0] = twos
     s.wild_book[row, 1] = jokers
-    finish_meld(s, rules, packs, owner, opened)
-
-
-@njit(cache=True)
-def meld_threes(s, rules, packs, op):
-    """Start the group of black threes with three (op 0) or add one (op 1)."""
-    owner = owner_of(rules, s.current)
-    opened = s.opened[owner] != 0
-    row = melds_row(s, owner)
-    count = 3 if op == 0 else 1
-    for _ in range(count):
-        lay_card(s, row, BLACK_THREE)
-    size = s.threes[row] + count
-    if size >= rules.book_size:  # a clean book
-        size = 0
-        s.books[row, 0] += 1
-    s.threes[row] = size
     finish_meld(s, rules, packs, owner, opened)
 
 
@@ -431,14 +416,14 @@ def apply(s, rules, packs, action):
     elif kind == WILD_BOOK_ACTION:
         meld_wild_book(s, rules, packs, op, y)
     elif kind == THREES_ACTION:
-        meld_threes(s, rules, packs, op)
+        meld_one_kind(s, rules, packs, op, s.threes, BLACK_THREE)
     elif kind == PERMISSION_ACTION:
         if op == ASK:
             s.permission = ASKED  # the partner is to move until it answers
         else:
             s.permission = GRANTED if op == ANSWER_YES else REFUSED
     else:
-        meld_twos(s, rules, packs, op)
+        meld_one_kind(s, rules, packs, op, s.twos, TWO)
     end_deal_if_stuck(s, rules, packs)
     return s.deals_ended > deals_before
 

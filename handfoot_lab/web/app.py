@@ -9,24 +9,31 @@ A watched game or a replay shows hidden cards only when asked (``reveal=1``).  E
 refusal — an illegal or stale move, an unknown table, a body that is not JSON — is a
 status code and ``{"error": "<one clear line>"}``, the game unchanged.
 
-    POST /api/play    {preset, players, opponents, partner, hint, seed}   a new game against agents
-    POST /api/act     {turn, action | command}                             your move, then theirs
-    GET  /api/hint                                                         the hint agent's move, and why
-    POST /api/watch   {preset, players, agents, seed}                      agents only
-    POST /api/advance {steps}                                              the watched game moves on
-    POST /api/replay  <a record>                                           open a record
-    POST /api/goto    {step} | {deal}                                      move through the replay
-    GET  /api/table   ?seat=N&reveal=1                                     the session's table
-    GET  /api/record                                                       the game as a record (JSON):
-                                                                           a game you play, once it is over
-    GET  /api/options                                                      presets, player counts, agents
+    POST /api/play    {preset, players, rules, opponents, partner, hint, seed}    a new game against agents
+    POST /api/act     {turn, action | command}                                    your move, then theirs
+    GET  /api/hint                                                                the hint agent's move, and why
+    POST /api/watch   {preset, players, rules, agents, seed}                      agents only
+    POST /api/advance {steps}                                                     the watched game moves on
+    POST /api/replay  <a record>                                                  open a record
+    POST /api/goto    {step} | {deal}                                             move through the replay
+    GET  /api/table   ?seat=N&reveal=1                                            the session's table
+    GET  /api/record                                                              the game as a record (JSON):
+                                                                                  a game you play, once it is over
+    GET  /api/options                                                             presets, player counts, agents and
+                                                                                  the rules settings a page may change
+
+``rules`` is ``{setting: value}``, changes to the preset's rules (``{"permission_to_go_out":
+true, "num_deals": 1}``), checked by ``Rules`` itself; the settings are those of ``/api/options``.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import secrets
 import threading
+import typing
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
@@ -40,7 +47,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from agents import AGENT_NAMES, AgentFault
-from handfoot_env.rules import PRESET_NAMES, Rules
+from handfoot_env.rules import KERNEL_CHOICES, PRESET_NAMES, Rules
+from handfoot_env.rules_table import FIELD_DOCS
 from handfoot_lab.play import unpredictable_seed
 from handfoot_lab.web.tables import PlayTable, Refused, ReplayTable, WatchTable
 
@@ -84,13 +92,77 @@ async def body(request: Request) -> dict[str, Any]:
     return data
 
 
+# The rules settings a page may change: the fields of Rules that one control can edit, known by
+# their type hints (a per-deal table, a tuple, has no one control), less those the form's Preset
+# and Players choose (partnerships follow the player count).
+CONTROLS: dict[Any, tuple[str, bool]] = {  # type hint: (control, whether empty means None)
+    bool: ("bool", False),
+    str: ("choice", False),  # its choices: rules.KERNEL_CHOICES
+    int: ("int", False),
+    int | None: ("int", True),
+}
+SET_BY_THE_FORM = ("preset_name", "num_players", "partnerships")
+
+
+@functools.cache
+def settable_fields() -> tuple[str, ...]:
+    """The names of the Rules fields a page may set in ``rules``, in the order of Rules."""
+    hints = typing.get_type_hints(Rules)
+    return tuple(
+        field.name
+        for field in dataclasses.fields(Rules)
+        if hints[field.name] in CONTROLS and field.name not in SET_BY_THE_FORM
+    )
+
+
+def page_settings() -> list[dict[str, Any]]:
+    """Each setting of :func:`settable_fields` as a page draws its control: its name, what it is
+    and its values (the "Variations" table of docs/rules.md, ``rules_table.FIELD_DOCS``), its
+    control, and its default in each preset at each player count (``defaults[preset]["4"]``:
+    ``num_decks`` follows the player count)."""
+    hints = typing.get_type_hints(Rules)
+    tables = {name: {str(n): Rules.preset(name, num_players=n) for n in player_counts(name)} for name in PRESET_NAMES}
+    settings = []
+    for name in settable_fields():
+        values, about = FIELD_DOCS[name]
+        control, nullable = CONTROLS[hints[name]]
+        setting = {
+            "name": name,
+            "about": about,
+            "values": values,
+            "control": control,
+            "nullable": nullable,
+            "defaults": {
+                preset: {players: getattr(rules, name) for players, rules in sizes.items()}
+                for preset, sizes in tables.items()
+            },
+        }
+        if control == "choice":
+            setting["choices"] = list(KERNEL_CHOICES[name])
+        settings.append(setting)
+    return settings
+
+
 def rules_from(data: dict[str, Any]) -> Rules:
+    """The rules of a new table: ``preset`` at ``players``, changed by ``rules``; a bad setting is
+    refused in the words of ``Rules``, which names the field."""
     preset = data.get("preset", "partnership")
     if preset not in PRESET_NAMES:
         raise Refused(f"unknown preset {preset!r}: choose one of {', '.join(PRESET_NAMES)}")
+    changes = data.get("rules")
+    changes = {} if changes is None else changes
+    if not isinstance(changes, dict):
+        raise Refused(f"'rules' must be an object of settings, e.g. {{\"num_deals\": 1}}, got {changes!r}")
+    for name in changes:
+        if name not in settable_fields():
+            known = name in {field.name for field in dataclasses.fields(Rules)}
+            what = "cannot be changed in 'rules'" if known else "is unknown"
+            raise Refused(f"rules field {name!r} {what}: GET /api/options lists the settings 'rules' may change")
     players = data.get("players")
     try:
-        return Rules.preset(preset, **({} if players in (None, "") else {"num_players": int(players)}))
+        if players not in (None, ""):
+            changes = {**changes, "num_players": int(players)}
+        return Rules.preset(preset, **changes)
     except (TypeError, ValueError) as exc:
         raise Refused(str(exc)) from None
 
@@ -142,6 +214,7 @@ def create_app(secret: int | None = None, agents: Sequence[str] = AGENT_NAMES) -
     tables = Tables()
     offered = tuple(agents)
     secret = secrets.randbits(128) if secret is None else secret
+    settings = page_settings()
 
     def opened(table) -> Response:
         """The first answer of a new table, with the cookie of its new session."""
@@ -193,6 +266,7 @@ def create_app(secret: int | None = None, agents: Sequence[str] = AGENT_NAMES) -
                     name: {"players": list(player_counts(name)), "default": Rules.preset(name).num_players}
                     for name in PRESET_NAMES
                 },
+                "settings": settings,
             }
         )
 

@@ -1,9 +1,10 @@
 """A position as JSON, as one seat may see it: the only thing the web server ever sends.
 
-``position(game, seat)`` holds the seat's own hand and staged cards, every table, the pile's
-top and size, the stock's size, each seat's hand and foot sizes, the scores and the score
-sheet, and the seat's legal moves (when it is to move) — never another hand, a foot's cards
-or the stock order.  ``reveal=True`` (replays only) adds every hand and foot.
+``position(game, seat)`` holds the rules that differ from the preset's, the seat's own hand
+and staged cards, every table, the pile's top and size, the stock's size, each seat's hand and
+foot sizes, the scores and the score sheet, and the seat's legal moves (when it is to move) —
+never another hand, a foot's cards or the stock order.  ``reveal=True`` (replays only) adds
+every hand and foot.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from handfoot_env import actions as A
 from handfoot_env.cards import CARD_KIND, FIRST_NATURAL, KIND_NAMES, NUM_KINDS, NUM_SUITS, SUIT_LETTERS, card_name
 from handfoot_env.reference import Game
 from handfoot_env.reference.state import Group, Run, TwosBook
+from handfoot_env.rules import Rules
 from handfoot_lab.play import command_for
 
 # Cards are labels: "K", "10", "Jk", "2", "3b", "3r"; in house a natural carries its suit: "Kh".
@@ -54,6 +56,17 @@ def _meld(meld) -> dict[str, Any]:
         }
     assert isinstance(meld, TwosBook)
     return {"type": "twos", "size": meld.size, "clean": True}
+
+
+def changed_rules(rules: Rules) -> dict[str, Any]:
+    """The settings of ``rules`` that differ from their preset's at this player count, as JSON
+    values: what the page's rules line names."""
+    try:
+        preset = Rules.preset(rules.preset_name, num_players=rules.num_players)
+    except ValueError:  # a record's rules may seat a player count the preset alone does not
+        preset = Rules.preset(rules.preset_name)
+    defaults = preset.to_dict()
+    return {name: value for name, value in rules.to_dict().items() if value != defaults[name]}
 
 
 def legal_moves(game: Game) -> list[dict[str, Any]]:
@@ -108,6 +121,7 @@ def position(game: Game, seat: int, reveal: bool = False, names: list[str] | Non
         "preset": rules.preset_name,
         "players": rules.num_players,
         "partnerships": rules.partnerships,
+        "changed_rules": changed_rules(rules),
         "deal": game.deal_index + 1,
         "deals": rules.num_deals,
         "dealer": game.dealer,
@@ -139,4 +153,4 @@ def position(game: Game, seat: int, reveal: bool = False, names: list[str] | Non
     return view
 
 
-__all__ = ["cards_of", "legal_moves", "position"]
+__all__ = ["cards_of", "changed_rules", "legal_moves", "position"]

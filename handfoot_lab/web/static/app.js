@@ -10,7 +10,7 @@ const MELD_KINDS = ["start_group", "add_natural", "add_two", "add_joker", "start
   "extend_run_up", "start_twos_book", "add_two_to_twos_book"];
 
 let state = null;       // the last answer from the server
-let options = null;     // presets and agents
+let options = null;     // presets, agents and the rules settings
 let selected = new Set(); // indexes into the hand as drawn
 let lowFirst = false;   // Sort: high cards first, or low first
 let watchTimer = null;
@@ -91,6 +91,10 @@ function render() {
     : `${s.preset}, ${s.players} players · deal ${s.deal} of ${s.deals} · move ${s.turn} · ${who}`;
   $("status").dataset.over = s.over;
   $("status").dataset.turn = s.turn;
+  const changed = Object.entries(s.changed_rules);
+  $("rules-line").hidden = changed.length === 0;
+  $("rules-line").textContent = `Rules changed from ${s.preset}: ` +
+    changed.map(([name, value]) => `${name} ${value}`).join(" · ");
 
   // sides: books and melds on the table
   const sides = $("sides");
@@ -336,8 +340,88 @@ function setupData() {
   return {
     preset: $("preset").value, players: Number($("players").value),
     opponents: $("opponents").value, partner: $("partner").value, hint: $("hint-agent").value,
+    rules: changedSettings(),
     ...(seed === "" ? {} : { seed }),  // as typed: the server reads the digits (a Number loses those past 2**53)
   };
+}
+
+// ------------------------------------------------------------------ the rules settings
+// One control per setting of /api/options; each holds the preset's default for the chosen
+// player count in data-default, and the game is started with the settings that differ.
+function settingControls() {
+  return [...document.querySelectorAll("#rules-settings [data-setting]")];
+}
+
+function settingValue(control) {
+  if (control.type === "checkbox") return control.checked;
+  if (control.type === "number") return control.value === "" ? null : Number(control.value);
+  return control.value;
+}
+
+function showSetting(control, value) {
+  if (control.type === "checkbox") control.checked = value;
+  else control.value = value === null ? "" : String(value);
+}
+
+function buildSettings() {
+  const box = $("rules-settings");
+  for (const setting of options.settings) {
+    const id = "rule-" + setting.name;
+    let control;
+    if (setting.control === "choice") {
+      control = document.createElement("select");
+      control.replaceChildren(...setting.choices.map((choice) => new Option(choice, choice)));
+    } else {
+      control = document.createElement("input");
+      control.type = setting.control === "bool" ? "checkbox" : "number";
+      if (control.type === "number") {
+        control.min = 0;
+        control.step = 1;
+        if (setting.nullable) control.placeholder = "null";
+      }
+    }
+    control.id = id;
+    control.dataset.setting = setting.name;
+    control.setAttribute("aria-describedby", id + "-about");
+    control.addEventListener("input", markChanges);
+    const label = Object.assign(document.createElement("label"), { htmlFor: id, textContent: setting.name });
+    const about = Object.assign(document.createElement("span"), {
+      id: id + "-about", className: "about", textContent: `${setting.about} (${setting.values})` });
+    const line = document.createElement("div");
+    line.className = "setting";
+    if (control.type === "checkbox") line.append(control, " ", label, about);
+    else line.append(label, " ", control, about);
+    box.appendChild(line);
+  }
+}
+
+function fillSettings() {
+  // The chosen preset's defaults at the chosen player count; a setting the person changed keeps its value.
+  const preset = $("preset").value, players = $("players").value;
+  for (const control of settingControls()) {
+    const setting = options.settings.find((one) => one.name === control.dataset.setting);
+    const fresh = setting.defaults[preset][players];
+    const untouched = control.dataset.default === undefined || settingValue(control) === JSON.parse(control.dataset.default);
+    if (untouched) showSetting(control, fresh);
+    control.dataset.default = JSON.stringify(fresh);
+  }
+  markChanges();
+}
+
+function changedSettings() {
+  const changed = {};
+  for (const control of settingControls()) {
+    const value = settingValue(control);
+    if (value !== JSON.parse(control.dataset.default)) changed[control.dataset.setting] = value;
+  }
+  return changed;
+}
+
+function markChanges() {
+  const changed = changedSettings();
+  for (const control of settingControls()) control.parentElement.classList.toggle("changed", control.dataset.setting in changed);
+  const count = Object.keys(changed).length;
+  $("rules-count").textContent = count ? `(${count} changed)` : "(the preset's)";
 }
 
 // ------------------------------------------------------------------ watching and replaying
@@ -399,11 +483,14 @@ async function init() {
     select.replaceChildren(...options.agents.map((name) => new Option(name, name, false, name === "heuristic")));
   }
   fillPlayers();
-  $("preset").addEventListener("change", fillPlayers);
+  buildSettings();
+  fillSettings();
+  $("preset").addEventListener("change", () => { fillPlayers(); fillSettings(); });
+  $("players").addEventListener("change", fillSettings);
   $("new-game").addEventListener("click", () => start("/api/play", setupData()));
   $("new-watch").addEventListener("click", () => {
     const data = setupData();
-    start("/api/watch", { preset: data.preset, players: data.players, seed: data.seed,
+    start("/api/watch", { preset: data.preset, players: data.players, rules: data.rules, seed: data.seed,
       agents: [data.opponents, data.partner === data.opponents ? data.opponents : data.partner] });
   });
   $("replay-file").addEventListener("change", async (event) => {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import json
 import random
@@ -12,7 +13,8 @@ from helpers import HIDDEN_SWAPS, swap_hidden_cards
 from starlette.testclient import TestClient
 
 from handfoot_env import actions as A
-from handfoot_env.rules import PRESET_NAMES
+from handfoot_env.rules import PRESET_NAMES, WILD_LIMITS, Rules
+from handfoot_env.rules_table import FIELD_DOCS
 from handfoot_lab.web.app import create_app
 
 
@@ -217,12 +219,24 @@ def test_bad_requests_are_refused_in_words_and_change_nothing(client):
         ("/api/play", {"seed": "12ab"}, "seed"),
         ("/api/watch", {"agents": "heuristic"}, "agents"),
         ("/api/replay", {"format": "nonsense"}, "record"),
+        # rules settings: each refusal names the field, in the words of Rules where it is one
+        ("/api/play", {"rules": {"wild_bookz": True}}, "'wild_bookz' is unknown"),
+        ("/api/watch", {"rules": {"deal_minimums": [50]}}, "'deal_minimums' cannot be changed in 'rules'"),
+        ("/api/play", {"rules": {"num_players": 6}}, "'num_players' cannot be changed in 'rules'"),
+        ("/api/play", {"rules": {"wild_books": "yes"}}, "'wild_books': must be true or false"),
+        ("/api/play", {"rules": {"num_deals": 3}}, "'num_deals'"),
+        ("/api/play", {"rules": {"pile_take_count": 7.5}}, "'pile_take_count'"),
+        ("/api/play", {"rules": {"wild_limit": "some"}}, "'wild_limit': must be one of"),
+        ("/api/watch", {"preset": "classic", "rules": {"permission_to_go_out": True}}, "'permission_to_go_out'"),
+        ("/api/play", {"rules": ["wild_books"]}, "'rules' must be an object"),
+        ("/api/play", {"rules": False}, "'rules' must be an object"),
     ],
 )
 def test_bad_new_tables_are_refused(client, path, data, words):
     answer = client.post(path, json=data)
     assert answer.status_code == 400
-    assert words in answer.json()["error"]
+    error = answer.json()["error"]
+    assert words in error and "\n" not in error
 
 
 def test_requests_without_a_game_or_for_the_wrong_table(client):
@@ -327,6 +341,53 @@ def test_the_page_and_its_files_are_served(client):
     assert options["presets"]["partnership"]["players"] == [4, 6] and "heuristic" in options["agents"]
 
 
+def test_the_options_list_the_rules_settings_a_page_may_change(client):
+    """Every field of Rules one control can edit, with its words from docs/rules.md's table and
+    its default in each preset at each player count; not the preset, the player count (the
+    form chooses those) or the per-deal tables."""
+    options = client.get("/api/options").json()
+    settings = options["settings"]
+    by_form = {"preset_name", "num_players", "partnerships"}
+    tables = {"deal_minimums", "minimums_by_score", "books_to_go_out"}
+    offered = [f.name for f in dataclasses.fields(Rules) if f.name not in by_form | tables]
+    assert [s["name"] for s in settings] == offered
+    for setting in settings:
+        name = setting["name"]
+        assert (setting["values"], setting["about"]) == FIELD_DOCS[name]
+        for preset in PRESET_NAMES:
+            assert setting["defaults"][preset] == {
+                str(players): getattr(Rules.preset(preset, num_players=players), name)
+                for players in options["presets"][preset]["players"]
+            }
+    kinds = {s["name"]: (s["control"], s["nullable"], s.get("choices")) for s in settings}
+    assert kinds["permission_to_go_out"] == ("bool", False, None)
+    assert kinds["wild_limit"] == ("choice", False, list(WILD_LIMITS))
+    assert kinds["num_deals"] == ("int", False, None)
+    assert kinds["pile_take_count"] == ("int", True, None)  # null: the whole pile
+
+
+def test_a_game_is_played_under_the_rules_a_page_sends(client):
+    """Wild books: after the first draw, seed 0 gives the person three wilds, and starting a
+    wild book is among the legal moves only when the page asked for the variation."""
+
+    def kinds_after_the_draw(request: dict) -> tuple[set[str], dict]:
+        state = client.post("/api/play", json=request).json()
+        state = client.post("/api/act", json={"turn": state["turn"], "command": "s"}).json()
+        return {move["kind"] for move in state["legal"]}, state
+
+    plain, state = kinds_after_the_draw({"preset": "classic", "seed": 0})
+    assert "start_wild_book" not in plain and state["changed_rules"] == {}
+    varied, state = kinds_after_the_draw({"preset": "classic", "seed": 0, "rules": {"wild_books": True}})
+    assert "start_wild_book" in varied and state["changed_rules"] == {"wild_books": True}
+    assert table_of(client).game.rules == Rules.preset("classic", wild_books=True)
+
+    rules = {"permission_to_go_out": True, "num_deals": 1}
+    watched = client.post("/api/watch", json={"preset": "partnership", "players": 6, "seed": 1, "rules": rules})
+    assert watched.status_code == 200, watched.text
+    assert watched.json()["changed_rules"] == rules and watched.json()["deals"] == 1
+    assert table_of(client).game.rules == Rules.preset("partnership", num_players=6, **rules)
+
+
 def test_handfoot_serve_prints_its_address_and_serves(tmp_path):
     import socket
     import subprocess
@@ -361,7 +422,6 @@ def test_the_person_answers_the_partners_question_at_the_web_table():
     """Permission to go out: the heuristic partner asks, the page offers the person yes and no,
     and after the answer the partner plays on (docs/rules.md "Variations")."""
     from handfoot_env.reference.scenario import build_scenario
-    from handfoot_env.rules import Rules
     from handfoot_lab.web.tables import PlayTable
 
     rules = Rules.preset("partnership", permission_to_go_out=True, num_deals=1)

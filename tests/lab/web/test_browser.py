@@ -171,6 +171,32 @@ def test_watching_agents_pause_and_step(page: Page, server_url: str):
     expect(page.locator("#status")).not_to_have_attribute("data-turn", turn)
 
 
+def test_a_variation_chosen_in_the_form_is_played_and_named(page: Page, server_url: str):
+    """The Rules section of the form: controls that follow the chosen preset, a ticked
+    variation and a changed number sent with the new game, and the table naming them."""
+    page.goto(server_url)
+    page.locator("#rules-box summary").click()
+    permission = page.get_by_label("permission_to_go_out", exact=True)
+    deals = page.get_by_label("num_deals", exact=True)
+    expect(permission).not_to_be_checked()
+    expect(deals).to_have_value("4")
+    page.locator("#preset").select_option("house")
+    expect(page.get_by_label("runs", exact=True)).to_be_checked()  # house's defaults
+    expect(deals).to_have_value("30")
+    page.locator("#preset").select_option("partnership")
+    expect(page.get_by_label("runs", exact=True)).not_to_be_checked()
+    permission.check()
+    deals.fill("1")
+    expect(page.locator("#rules-count")).to_have_text("(2 changed)")
+    page.locator("#seed").fill("5")
+    page.locator("#new-game").click()
+    expect(page.locator("#table")).to_be_visible()
+    expect(page.locator("#status")).to_contain_text("deal 1 of 1")
+    expect(page.locator("#rules-line")).to_have_text(
+        "Rules changed from partnership: num_deals 1 · permission_to_go_out true"
+    )
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", ["classic", "partnership", "house"])
 def test_a_whole_game_of_each_preset_by_clicks(page: Page, server_url: str, preset: str):

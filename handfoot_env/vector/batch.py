@@ -135,14 +135,14 @@ def observe_rows_kernel_parallel(states, rules, index, seats, observations):
     """``observations[i]``: the view of ``seats[i]`` (-1: the player to move) in game ``index[i]``."""
     for i in prange(index.shape[0]):
         s = states[index[i]]
-        observe(s, rules[0], s.current if seats[i] < 0 else seats[i], observations[i])
+        observe(s, rules[0], mover(s, rules[0]) if seats[i] < 0 else seats[i], observations[i])
 
 
 @njit(cache=True)
 def observe_rows_kernel_serial(states, rules, index, seats, observations):
     for i in range(index.shape[0]):
         s = states[index[i]]
-        observe(s, rules[0], s.current if seats[i] < 0 else seats[i], observations[i])
+        observe(s, rules[0], mover(s, rules[0]) if seats[i] < 0 else seats[i], observations[i])
 
 
 @njit(cache=True, parallel=True)

@@ -14,6 +14,7 @@ from handfoot_env.reference.deal import add_card
 from handfoot_env.reference.observe import observe as reference_observe
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
+from handfoot_env.vector.state import ASKED
 
 
 def random_actions(masks, rng):
@@ -92,11 +93,22 @@ def test_parallel_and_serial_kernels_agree():
 
 
 @pytest.mark.parametrize("batch_size", [7, 300])  # the serial and the parallel row kernels
-def test_masks_and_observations_of_some_rows_are_those_rows_of_the_whole_batch(batch_size):
-    engine = VectorEngine(Rules.preset("house", num_players=4), batch_size=batch_size, seed=0)
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules.preset("house", num_players=4),
+        # the mover is the partner while "may I go out?" stands: its view, not the asker's
+        Rules.preset("partnership", permission_to_go_out=True),
+    ],
+    ids=["house", "permission"],
+)
+def test_masks_and_observations_of_some_rows_are_those_rows_of_the_whole_batch(batch_size, rules):
+    engine = VectorEngine(rules, batch_size=batch_size, seed=0)
     rng = np.random.default_rng(3)
-    for _ in range(60):
+    questions = 0
+    for _ in range(600 if rules.permission_to_go_out else 60):
         engine.step(random_actions(engine.legal_mask(), rng))
+        questions += int((engine.states["permission"] == ASKED).sum())
         rows = np.flatnonzero(rng.random(batch_size) < 0.9)[::-1].copy()  # any order, some games left out
         seats = rng.integers(-1, 4, size=len(rows))
         assert np.array_equal(engine.legal_mask(rows=rows), engine.legal_mask()[rows])
@@ -104,6 +116,7 @@ def test_masks_and_observations_of_some_rows_are_those_rows_of_the_whole_batch(b
         whole = np.full(batch_size, -1)
         whole[rows] = seats
         assert np.array_equal(engine.observe(seats, rows=rows), engine.observe(whole)[rows])
+    assert questions > 0 or not rules.permission_to_go_out
     # Every seat of every game at once, into the caller's array: more rows than games.
     every_seat = np.zeros((batch_size, 4, O.OBS_SIZE), dtype=np.float32)
     engine.observe(

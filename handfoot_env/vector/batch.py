@@ -146,6 +146,30 @@ def observe_rows_kernel_serial(states, rules, index, seats, observations):
 
 
 @njit(cache=True, parallel=True)
+def observe_movers_kernel_parallel(states, rules, seats, observations):
+    """``observations[b, j]``: the view of ``seats[j]`` in game ``b`` where that seat is to move
+    (``legality.mover``) and the game goes on, zeros elsewhere; every number written once."""
+    for b in prange(states.shape[0]):
+        observe_movers(states[b], rules[0], seats, observations[b])
+
+
+@njit(cache=True)
+def observe_movers_kernel_serial(states, rules, seats, observations):
+    for b in range(states.shape[0]):
+        observe_movers(states[b], rules[0], seats, observations[b])
+
+
+@njit(cache=True)
+def observe_movers(s, rules, seats, observations):
+    to_move = mover(s, rules) if s.phase != OVER else -1
+    for j in range(seats.shape[0]):
+        if seats[j] == to_move:
+            observe(s, rules, to_move, observations[j])  # it zeroes its row first
+        else:
+            observations[j, :] = 0.0
+
+
+@njit(cache=True, parallel=True)
 def running_scores_kernel(states, rules, out):
     """``out[b, o]``: owner ``o``'s score of game ``b``'s deal in progress, as it stands."""
     for b in prange(states.shape[0]):

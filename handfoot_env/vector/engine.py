@@ -42,6 +42,7 @@ def compile_engine() -> None:
                 engine.observe()
                 engine.legal_mask(rows=np.arange(size))
                 engine.observe(rows=np.arange(size))
+                engine.observe_movers(np.arange(rules.num_players))
                 engine.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
             engine.running_scores()
             engine.why_illegal(0, 0)
@@ -184,6 +185,30 @@ class VectorEngine:
             raise ValueError(f"out must be a writeable C-contiguous float32 array of shape ({len(rows)}, {OBS_SIZE})")
         kernel = batch.observe_rows_kernel_parallel if len(rows) >= PARALLEL_FROM else batch.observe_rows_kernel_serial
         kernel(self.states, self.kernel_rules, rows, seats, out)
+        return out
+
+    def observe_movers(self, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """``[B, len(seats), OBS_SIZE]`` float32: in each game, the view of the seat to move at its
+        place among ``seats`` (a group of agents, as multi-agent APIs batch them), zeros for the
+        others and in finished games; written whole into ``out`` (C-contiguous, that shape), or
+        into a new array."""
+        seats = self._check_seats(seats, len(seats))
+        if len(seats) and seats.min() < 0:
+            raise ValueError(f"seats must be seat indices from 0 to {self.rules.num_players - 1}, got {seats!r}")
+        shape = (self.batch_size, len(seats), OBS_SIZE)
+        if out is None:
+            out = np.empty(shape, dtype=np.float32)
+        elif (
+            not isinstance(out, np.ndarray)
+            or out.shape != shape
+            or out.dtype != np.float32
+            or not out.flags.c_contiguous
+            or not out.flags.writeable
+        ):
+            raise ValueError(f"out must be a writeable C-contiguous float32 array of shape {shape}")
+        parallel = self.batch_size >= PARALLEL_FROM
+        kernel = batch.observe_movers_kernel_parallel if parallel else batch.observe_movers_kernel_serial
+        kernel(self.states, self.kernel_rules, seats, out)
         return out
 
     def _check_rows(self, rows: np.ndarray) -> np.ndarray:

@@ -131,6 +131,28 @@ def test_the_mover_view_mode_gives_the_movers_view_and_zeros():
         assert (b[group, "observation"][~acting] == 0).all()
 
 
+@pytest.mark.parametrize("observe", ["all", "mover"])
+def test_arrays_reused_between_steps_never_change_what_a_caller_holds(observe):
+    """The env writes a step's observations and masks into arrays of earlier steps that nothing
+    holds any more; every step a caller keeps, and every view of it, stays as it was handed out."""
+    env = HandFootTorchRLEnv(num_envs=4, observe=observe)
+    generator = torch.Generator().manual_seed(0)
+    td, kept, views, copies = env.reset(), [], [], []
+    for step in range(30):
+        _, td = env.step_and_maybe_reset(random_actions(env, td, generator))
+        if step % 3 == 0:  # keep every third step whole, and a view of one group's observations
+            kept.append(td)
+            views.append(td["side_1", "observation"][1:])
+            copies.append(td.clone())
+    for held, copy in zip(kept, copies, strict=True):  # (the step after adds actions and "next" to it)
+        for group in env.group_map:
+            for key in ("observation", "action_mask"):
+                assert torch.equal(held[group, key], copy[group, key])
+    assert all(torch.equal(view, copy["side_1", "observation"][1:]) for view, copy in zip(views, copies, strict=True))
+    # and the env does reuse arrays when nothing holds them (the point of it)
+    assert any(len(arrays) < 30 for arrays in env._recycled.values())
+
+
 def test_an_illegal_action_is_refused_in_words():
     env = HandFootTorchRLEnv(num_envs=2)
     td = env.reset()

@@ -132,6 +132,31 @@ def test_masks_and_observations_of_some_rows_are_those_rows_of_the_whole_batch(b
     assert engine.legal_mask(rows=np.array([], dtype=np.int64)).shape == (0, A.NUM_ACTIONS)
 
 
+@pytest.mark.parametrize("batch_size", [7, 300])  # the serial and the parallel kernels
+def test_observe_movers_puts_each_movers_view_in_its_slot_and_zeros_elsewhere(batch_size):
+    engine = VectorEngine(Rules.preset("partnership", permission_to_go_out=True), batch_size=batch_size, seed=0)
+    rng = np.random.default_rng(5)
+    group = np.array([1, 3])
+    for step in range(300):
+        engine.step(random_actions(engine.legal_mask(), rng))
+        if step % 10:
+            continue
+        out = np.full((batch_size, 2, O.OBS_SIZE), 7.0, dtype=np.float32)  # every number overwritten
+        views = engine.observe_movers(group, out=out)
+        assert views is out
+        assert np.array_equal(engine.observe_movers(group), out)  # a new array, the same views
+        movers, over = engine.current_player, engine.is_over
+        for slot, seat in enumerate(group):
+            moving = (movers == seat) & ~over
+            assert np.array_equal(out[moving, slot], engine.observe(np.full(batch_size, seat))[moving])
+            assert not out[~moving, slot].any()
+    for bad in (np.zeros((batch_size, 3, O.OBS_SIZE), dtype=np.float32), np.zeros((batch_size, 2, O.OBS_SIZE))):
+        with pytest.raises(ValueError, match="out must"):
+            engine.observe_movers(group, out=bad)
+    with pytest.raises(ValueError, match="seats must"):
+        engine.observe_movers(np.array([-1, 2]))
+
+
 @pytest.mark.parametrize(
     "rows,seats",
     [([-1], None), ([7], None), ([[0, 1]], None), ([0.5], None), ([0, 1], [0]), ([0], [4]), ([0], [-2])],

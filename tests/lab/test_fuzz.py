@@ -139,6 +139,6 @@ def test_a_mixed_fuzz_slice_on_every_table():
 
 @pytest.mark.slow
 def test_ten_million_compared_steps_with_mixed_policies():
-    """The long run (about 20 minutes on 2 cores): handfoot fuzz --engine vector --policy mixed
-    --steps 10000000 --json --jobs 2, every preset."""
+    """The long run (20-30 minutes on 2 idle cores): handfoot fuzz --engine vector --policy mixed
+    --steps 10000000 --json --jobs 2, every preset table and one configuration per variation."""
     assert_clean_run(mixed_fuzz(10_000_000), 10_000_000)

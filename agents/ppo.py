@@ -139,8 +139,7 @@ class PPOAgent:
                 differ = f"{trained_on.preset_name} with {trained_on.num_players} players and plays "
                 differ += f"{playing.preset_name} with {playing.num_players} players here"
             else:  # the same table under another setting: name it
-                mine, theirs = trained_on.to_dict(), playing.to_dict()
-                changed = sorted(k for k, v in theirs.items() if mine.get(k) != v)
+                changed = sorted(playing.changes_from(trained_on))
                 differ = f"other rules of {playing.preset_name} (they differ in {', '.join(changed)})"
             warnings.warn(f"the agent {path.name} was trained on {differ}", stacklevel=2)
         agent = cls(policy, playing, deterministic=deterministic, threads=threads)

@@ -159,6 +159,12 @@ class Rules:
                 out[key] = [list(v) if isinstance(v, tuple) else v for v in value]
         return out
 
+    def changes_from(self, other: Rules) -> dict[str, Any]:
+        """The settings of these rules that differ from ``other``'s, with these rules' values (as
+        ``to_dict`` gives them), in field order: what a label or a warning names."""
+        mine, theirs = self.to_dict(), other.to_dict()
+        return {name: value for name, value in mine.items() if theirs[name] != value}
+
     def replace(self, **changes: Any) -> Rules:
         _check_field_names(changes)
         return dataclasses.replace(self, **changes)

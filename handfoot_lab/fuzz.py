@@ -503,7 +503,7 @@ def config_label(rules: Rules) -> str:
     """``classic 2p``, or with the fields that differ from the preset at that table size:
     ``partnership 4p permission_to_go_out=True``."""
     base = Rules.preset(rules.preset_name, num_players=rules.num_players)
-    changed = [f"{k}={v}" for k, v in rules.to_dict().items() if v != base.to_dict()[k]]
+    changed = [f"{k}={v}" for k, v in rules.changes_from(base).items()]
     return " ".join([f"{rules.preset_name} {rules.num_players}p", *changed])
 
 

@@ -152,3 +152,11 @@ def test_held_cards_cost_their_values_and_the_threes_their_penalties():
     assert house.held_penalty(hand) == 50 + 2 * 20 + 3 * 5 + 500 + 2 * 10
     heavy_black = Rules.preset("classic", black_three_penalty=100)
     assert heavy_black.held_penalty(hand) == 50 + 2 * 20 + 3 * 100 + 0 + 2 * 10
+
+
+def test_changes_from_names_the_settings_that_differ_with_these_rules_values():
+    preset = Rules.preset("partnership")
+    varied = Rules.preset("partnership", permission_to_go_out=True, num_deals=1)
+    assert varied.changes_from(preset) == {"num_deals": 1, "permission_to_go_out": True}
+    assert preset.changes_from(varied) == {"num_deals": preset.num_deals, "permission_to_go_out": False}
+    assert preset.changes_from(Rules.preset("partnership")) == {}

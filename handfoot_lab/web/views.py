@@ -65,8 +65,7 @@ def changed_rules(rules: Rules) -> dict[str, Any]:
         preset = Rules.preset(rules.preset_name, num_players=rules.num_players)
     except ValueError:  # a record's rules may seat a player count the preset alone does not
         preset = Rules.preset(rules.preset_name)
-    defaults = preset.to_dict()
-    return {name: value for name, value in rules.to_dict().items() if value != defaults[name]}
+    return rules.changes_from(preset)
 
 
 def legal_moves(game: Game) -> list[dict[str, Any]]:

@@ -63,7 +63,7 @@ def view_of_game(game, seat: int | None = None) -> TableView:
     from handfoot_env.reference.state import Group, Run, TwosBook, count_books
 
     rules = game.rules
-    seat = game.current if seat is None else seat
+    seat = game.mover if seat is None else seat  # the asked partner while a question stands
     sides = []
     for owner, side in enumerate(game.sides):
         clean, dirty = count_books(side.groups, rules.book_size)[:2]

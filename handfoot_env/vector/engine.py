@@ -231,7 +231,13 @@ class VectorEngine:
             if seats.dtype.kind not in "iu" and seats.size:
                 raise ValueError(f"seats must be seat indices, got {seats!r}")
             seats = seats.astype(np.int64)
-        if seats.shape != (length,) or (length and (seats.min() < -1 or seats.max() >= self.rules.num_players)):
+        if length == 1 and seats.shape == (1,):  # one game (the AEC env): Python ints, not two numpy reductions
+            low = high = int(seats[0])
+        elif seats.shape == (length,) and length:
+            low, high = int(seats.min()), int(seats.max())
+        else:
+            low, high = -1, -1  # nothing to check, or the wrong shape (refused below)
+        if seats.shape != (length,) or low < -1 or high >= self.rules.num_players:
             raise ValueError(f"seats must give one seat index (or -1) per observed game ({length}), got {seats!r}")
         return seats
 

@@ -84,6 +84,10 @@ class HandFootTorchRLEnv(EnvBase):
         self.engine = VectorEngine(rules, batch_size=self.num_envs, seed=seed, auto_reset=False)
         self._seed: int | None = seed
         self._recycled: dict[tuple[str, str], list[np.ndarray]] = {}  # see _output_array
+        # The reference count of an array nothing outside holds, read as _output_array reads it
+        # (interpreters count a call's borrowed references differently: 3.14 does not count one).
+        for probe in [np.empty(0)]:
+            self._free_refcount = sys.getrefcount(probe)
         self._make_specs()
 
     def _make_group_map(self, group_map) -> dict[str, list[str]]:
@@ -217,7 +221,7 @@ class HandFootTorchRLEnv(EnvBase):
         games: reusing it made the step about 15% cheaper); what a caller keeps (a rollout's steps, a replay buffer's views) is never written again."""
         recycled = self._recycled.setdefault((group, key), [])
         for array in recycled:
-            if sys.getrefcount(array) == 3:  # only the list, this loop's name and getrefcount's argument
+            if sys.getrefcount(array) == self._free_refcount:  # held by the list and this loop only
                 return array
         array = np.empty(shape, dtype=dtype)
         if len(recycled) < 4:

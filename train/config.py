@@ -64,7 +64,8 @@ class PPOConfig:
     n_epochs: int = 2
     learning_rate: float = 3e-4
     # The learning rate falls linearly to 0 at total_timesteps (CleanRL's anneal_lr): late
-    # updates take small steps instead of jittering around the plateau.
+    # updates take small steps instead of jittering around the plateau.  (A run resumed with
+    # another total_timesteps follows the new schedule from its step.)
     anneal_lr: bool = False
     gamma: float = 0.995
     gae_lambda: float = 0.95

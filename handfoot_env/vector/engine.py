@@ -192,6 +192,9 @@ class VectorEngine:
         place among ``seats`` (a group of agents, as multi-agent APIs batch them), zeros for the
         others and in finished games; written whole into ``out`` (C-contiguous, that shape), or
         into a new array."""
+        seats = np.asarray(seats)
+        if seats.ndim != 1:
+            raise ValueError(f"seats must be a 1-D array of seat indices, got {seats!r}")
         seats = self._check_seats(seats, len(seats))
         if len(seats) and seats.min() < 0:
             raise ValueError(f"seats must be seat indices from 0 to {self.rules.num_players - 1}, got {seats!r}")

@@ -153,8 +153,9 @@ def test_observe_movers_puts_each_movers_view_in_its_slot_and_zeros_elsewhere(ba
     for bad in (np.zeros((batch_size, 3, O.OBS_SIZE), dtype=np.float32), np.zeros((batch_size, 2, O.OBS_SIZE))):
         with pytest.raises(ValueError, match="out must"):
             engine.observe_movers(group, out=bad)
-    with pytest.raises(ValueError, match="seats must"):
-        engine.observe_movers(np.array([-1, 2]))
+    for bad_seats in (np.array([-1, 2]), np.array(1), [[1, 3]]):
+        with pytest.raises(ValueError, match="seats must"):
+            engine.observe_movers(bad_seats)
 
 
 @pytest.mark.parametrize(

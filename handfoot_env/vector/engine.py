@@ -50,6 +50,19 @@ def compile_engine() -> None:
             batch.open_deal_kernel(engine.states, engine.packs, engine.kernel_rules, np.array([0]))
 
 
+def _checked_out(out: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """``out``, once it is an array the kernels may write views of ``shape`` into."""
+    if (
+        not isinstance(out, np.ndarray)
+        or out.shape != shape
+        or out.dtype != np.float32
+        or not out.flags.c_contiguous
+        or not out.flags.writeable
+    ):
+        raise ValueError(f"out must be a writeable C-contiguous float32 array of shape {shape}")
+    return out
+
+
 # From this batch size on, kernels split the games over the cores.
 PARALLEL_FROM = 256
 
@@ -86,6 +99,9 @@ class VectorEngine:
         parallel = self.batch_size >= PARALLEL_FROM
         self._mask_kernel = batch.mask_kernel_parallel if parallel else batch.mask_kernel_serial
         self._observe_kernel = batch.observe_kernel_parallel if parallel else batch.observe_kernel_serial
+        self._observe_movers_kernel = (
+            batch.observe_movers_kernel_parallel if parallel else batch.observe_movers_kernel_serial
+        )
         self._check_kernel = batch.check_kernel_parallel if parallel else batch.check_kernel_serial
         self._apply_kernel = batch.apply_kernel_parallel if parallel else batch.apply_kernel_serial
         self._movers = np.full(self.batch_size, -1, dtype=np.int64)
@@ -173,16 +189,7 @@ class VectorEngine:
             return self._obs
         rows = self._check_rows(rows)
         seats = np.full(len(rows), -1, dtype=np.int64) if seats is None else self._check_seats(seats, len(rows))
-        if out is None:
-            out = self._row_buffer("_row_obs", len(rows))
-        elif (
-            not isinstance(out, np.ndarray)
-            or out.shape != (len(rows), OBS_SIZE)
-            or out.dtype != np.float32
-            or not out.flags.c_contiguous
-            or not out.flags.writeable
-        ):
-            raise ValueError(f"out must be a writeable C-contiguous float32 array of shape ({len(rows)}, {OBS_SIZE})")
+        out = self._row_buffer("_row_obs", len(rows)) if out is None else _checked_out(out, (len(rows), OBS_SIZE))
         kernel = batch.observe_rows_kernel_parallel if len(rows) >= PARALLEL_FROM else batch.observe_rows_kernel_serial
         kernel(self.states, self.kernel_rules, rows, seats, out)
         return out
@@ -199,19 +206,8 @@ class VectorEngine:
         if len(seats) and seats.min() < 0:
             raise ValueError(f"seats must be seat indices from 0 to {self.rules.num_players - 1}, got {seats!r}")
         shape = (self.batch_size, len(seats), OBS_SIZE)
-        if out is None:
-            out = np.empty(shape, dtype=np.float32)
-        elif (
-            not isinstance(out, np.ndarray)
-            or out.shape != shape
-            or out.dtype != np.float32
-            or not out.flags.c_contiguous
-            or not out.flags.writeable
-        ):
-            raise ValueError(f"out must be a writeable C-contiguous float32 array of shape {shape}")
-        parallel = self.batch_size >= PARALLEL_FROM
-        kernel = batch.observe_movers_kernel_parallel if parallel else batch.observe_movers_kernel_serial
-        kernel(self.states, self.kernel_rules, seats, out)
+        out = np.empty(shape, dtype=np.float32) if out is None else _checked_out(out, shape)
+        self._observe_movers_kernel(self.states, self.kernel_rules, seats, out)
         return out
 
     def _check_rows(self, rows: np.ndarray) -> np.ndarray:

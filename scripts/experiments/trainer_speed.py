@@ -49,6 +49,15 @@ def rows(old: Path) -> dict[str, tuple[Path, list[str]]]:
             + [arg for s in OLD_SCRATCH for arg in ("--set", s)],
         ),
         "scratch": (HERE, ["--config", str(HERE / "configs/scratch.yaml"), "--set", "threads=1"]),
+        "scratch, 1 epoch": (
+            HERE,
+            ["--config", str(HERE / "configs/scratch.yaml"), "--set", "threads=1", "--set", "ppo.n_epochs=1"],
+        ),
+        "scratch, 128x128, 1 epoch": (
+            HERE,
+            ["--config", str(HERE / "configs/scratch.yaml"), "--set", "threads=1", "--set", "ppo.n_epochs=1"]
+            + ["--set", "network.arch=[128,128]"],
+        ),
         "scratch, shared trunk, 1 epoch": (
             HERE,
             ["--config", str(HERE / "configs/scratch.yaml"), "--set", "threads=1"]

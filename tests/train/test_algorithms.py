@@ -11,7 +11,7 @@ from handfoot_env.baselines import make_baseline
 from handfoot_env.rules import Rules
 from train.algorithms import ALGORITHMS
 from train.algorithms.dmc import DMC, monte_carlo_returns
-from train.algorithms.ppo import PPO, gae
+from train.algorithms.ppo import PPO, gae, sample
 from train.collect import RolloutCollector
 from train.config import load_config
 from train.loop import make_policy
@@ -79,6 +79,19 @@ def test_a_huge_value_loss_does_not_shrink_the_policys_step():
 
     sane, huge = actor_step(1.0), actor_step(1e6)
     assert huge > 0.5 * sane > 0
+
+
+def test_sampling_draws_each_action_at_its_chance_and_never_an_illegal_one():
+    probs = torch.tensor([[0.0, 0.5, 0.0, 0.25, 0.25, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0, 1.0]]).repeat(50_000, 1)
+    actions = sample(probs, torch.Generator().manual_seed(0)).reshape(50_000, 2)
+    first = torch.bincount(actions[:, 0], minlength=6) / 50_000
+    assert torch.allclose(first, torch.tensor([0.0, 0.5, 0.0, 0.25, 0.25, 0.0]), atol=0.01)
+    assert (actions[:, 1] == 5).all()  # the last action, the only legal one
+    # a draw at the very top of the range (rounding) still finds a legal action
+    edge = torch.tensor([[0.3, 0.7, 0.0]])
+    generator = torch.Generator()
+    generator.manual_seed(1)
+    assert all(int(sample(edge, generator)) in (0, 1) for _ in range(200))
 
 
 def test_ppo_learns_a_first_minibatch_with_a_ratio_of_one():

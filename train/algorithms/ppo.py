@@ -23,11 +23,23 @@ from train.algorithms.base import clip_each
 from train.config import TrainConfig
 
 
+def sample(probs: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """One action per row drawn from ``probs`` ``[B, A]`` (rows summing to 1, zero where
+    illegal) by the inverse of the cumulative distribution: one uniform number per row.
+    ``torch.multinomial`` draws one per action, a third of a rollout step's inference."""
+    cumulative = probs.cumsum(-1)
+    uniform = torch.rand((len(probs), 1), generator=generator) * cumulative[:, -1:]
+    # the first action whose cumulative probability exceeds the draw: never one of chance 0
+    actions = torch.searchsorted(cumulative, uniform, right=True).squeeze(-1)
+    # a draw rounded up to the total finds none: take the row's likeliest action then
+    return torch.where(actions < probs.shape[-1], actions, probs.argmax(-1))
+
+
 def explore(policy: Policy, x, masks, extra, generator) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """Sample the policy; keep the action's log-probability and the critic's value."""
     logits, value = policy(x, masks, extra)
     log_probs = torch.log_softmax(logits, -1).cpu()  # sampled on the CPU: one generator wherever the network runs
-    actions = torch.multinomial(log_probs.exp(), 1, generator=generator).squeeze(-1)
+    actions = sample(log_probs.exp(), generator)
     return actions.numpy(), {
         "logprobs": log_probs.gather(1, actions[:, None]).squeeze(1).numpy(),
         "values": value.cpu().numpy(),
@@ -168,4 +180,4 @@ class PPO:
             self.generator.set_state(state["generator"])
 
 
-__all__ = ["PPO", "explore", "gae"]
+__all__ = ["PPO", "explore", "gae", "sample"]

@@ -178,6 +178,20 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     def __str__(self) -> str:
         return str(self.env)
 
+    # The two attributes ``agent_iter`` reads at every step, read here rather than through two
+    # layers of ``__getattr__`` (the same refusal before reset).
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection
+
 
 class raw_env(AECEnv):
     metadata: ClassVar[dict[str, Any]] = {
@@ -220,7 +234,8 @@ class raw_env(AECEnv):
             a: spaces.Dict({"observation": observation_box(), "action_mask": mask_box()}) for a in self.possible_agents
         }
         self._seed_rng = np.random.default_rng()
-        self._seats = np.zeros(1, dtype=np.int64)
+        self._seats = np.zeros(1, dtype=np.int64)  # observe's seat and step's action, reused every step
+        self._action = np.zeros(1, dtype=np.int64)
         self._zero_rewards = dict.fromkeys(self.possible_agents, 0.0)
 
     def _legal_for(self, agent: str):
@@ -247,7 +262,7 @@ class raw_env(AECEnv):
         self._cumulative_rewards = dict(self._zero_rewards)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self._refresh()
+        self._refresh(deal_changed=True)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         self._seats[0] = self._seat[agent]
@@ -269,7 +284,8 @@ class raw_env(AECEnv):
             self._end_for_illegal_action(agent, action)
             return
         self._cumulative_rewards[agent] = 0.0
-        outcome = self.engine.step(np.array([action], dtype=np.int64))
+        self._action[0] = action
+        outcome = self.engine.step(self._action)
         if outcome.deal_over[0]:
             rewards = seat_rewards(self.rules, self.reward_mode, *outcome, self.engine.final_totals)[0]
             self.rewards = {name: float(rewards[seat]) for seat, name in enumerate(self.possible_agents)}
@@ -277,7 +293,7 @@ class raw_env(AECEnv):
             self.rewards = dict(self._zero_rewards)
         if outcome.game_over[0]:
             self.terminations = dict.fromkeys(self.agents, True)
-        self._refresh()
+        self._refresh(deal_changed=bool(outcome.deal_over[0]))
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -294,11 +310,14 @@ class raw_env(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._accumulate_rewards()
 
-    def _refresh(self) -> None:
-        """Mover, mask and infos from the engine's state (infos hold no per-step lists)."""
-        state = self.engine.states[0]
+    def _refresh(self, deal_changed: bool) -> None:
+        """Mover and mask from the engine's state; the infos too when a deal ended (or the game
+        began): what they hold (totals, the deal's number) changes only then."""
         self.agent_selection = self.possible_agents[int(self.engine.current_player[0])]  # the asked partner too
         self._mask[:] = self.engine.legal_mask()[0]
+        if not deal_changed:
+            return
+        state = self.engine.states[0]
         scores = state["totals"][: self.rules.num_owners].tolist()  # Python ints
         deal = int(state["deal"]) + 1
         team = self._team

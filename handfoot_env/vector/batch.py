@@ -90,6 +90,25 @@ def apply_kernel_serial(states, packs, rules, actions, active, deal_over, game_o
     return ended
 
 
+def step_kernel_parallel(states, packs, rules, actions, active, errors, deal_over, game_over, deal_scores):
+    """Check every active game's action, then apply them all when all are legal; returns
+    minus the number of illegal ones (nothing applied), else how many games ended."""
+    illegal = check_kernel_parallel(states, rules, actions, active, errors)
+    if illegal:
+        return -illegal
+    return apply_kernel_parallel(states, packs, rules, actions, active, deal_over, game_over, deal_scores)
+
+
+@njit(cache=True)
+def step_kernel_serial(states, packs, rules, actions, active, errors, deal_over, game_over, deal_scores):
+    """``step_kernel_parallel`` in one compiled call: at a batch of one (the AEC env) the cost
+    of entering a kernel is a large share of a step."""
+    illegal = check_kernel_serial(states, rules, actions, active, errors)
+    if illegal:
+        return -illegal
+    return apply_kernel_serial(states, packs, rules, actions, active, deal_over, game_over, deal_scores)
+
+
 @njit(cache=True, parallel=True)
 def mask_kernel_parallel(states, rules, masks):
     for b in prange(states.shape[0]):

@@ -103,7 +103,7 @@ class VectorEngine:
             batch.observe_movers_kernel_parallel if parallel else batch.observe_movers_kernel_serial
         )
         self._check_kernel = batch.check_kernel_parallel if parallel else batch.check_kernel_serial
-        self._apply_kernel = batch.apply_kernel_parallel if parallel else batch.apply_kernel_serial
+        self._step_kernel = batch.step_kernel_parallel if parallel else batch.step_kernel_serial
         self._movers = np.full(self.batch_size, -1, dtype=np.int64)
         self._all_active = np.ones(self.batch_size, dtype=np.bool_)
         self.final_totals = np.zeros((self.batch_size, rules.num_owners), dtype=np.int32)
@@ -287,14 +287,15 @@ class VectorEngine:
             if active.shape != (self.batch_size,):
                 raise ValueError(f"active must be {self.batch_size} booleans")
         actions = actions.astype(np.int64, copy=False)
-        if self._check_kernel(self.states, self.kernel_rules, actions, active, self._errors):
+        outcome = self._outcome
+        ended = self._step_kernel(self.states, self.packs, self.kernel_rules, actions, active, self._errors, *outcome)
+        if ended < 0:  # some action was illegal: no game was changed
             bad = int(np.flatnonzero(self._errors)[0])
             action = int(actions[bad])
             raise IllegalActionError(
                 action, A.describe(action, self.rules), f"{self._game(bad)}{REASONS[self._errors[bad]]}"
             )
-        outcome = self._outcome
-        if self._apply_kernel(self.states, self.packs, self.kernel_rules, actions, active, *outcome):
+        if ended:
             done = np.flatnonzero(outcome.game_over)
             self.final_totals[done] = self.totals[done]
             if self.auto_reset:

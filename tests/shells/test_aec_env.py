@@ -28,9 +28,11 @@ def test_env_keeps_pettingzoos_order_checks_and_last_reads_the_env():
 
     env = handfoot_env.env(preset="house", num_players=2)
     assert isinstance(env, OrderEnforcingWrapper) and str(env) == "handfoot_v0"
-    with pytest.raises(AttributeError, match="before reset"):
-        env.last()
+    for name in ("last", "agents", "agent_selection"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(env, name)() if name == "last" else getattr(env, name)
     env.reset(seed=3)
+    assert env.agents == env.unwrapped.agents and env.agent_selection == env.unwrapped.agent_selection
     rng = np.random.default_rng(0)
     for _ in range(200):
         observation, reward, termination, truncation, info = env.last()
@@ -125,6 +127,23 @@ def test_infos_and_spaces():
     obs = env.observe("player_0")
     assert obs["observation"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
     assert env.observation_space("player_0")["observation"].contains(obs["observation"])
+
+
+def test_infos_follow_the_totals_and_the_deal_through_a_whole_game():
+    """The infos are rebuilt only when a deal ends; at every step they still say what the
+    engine holds."""
+    env = handfoot_env.env(preset="classic", num_players=2)
+    env.reset(seed=5)
+    raw, rng, deals = env.unwrapped, np.random.default_rng(5), set()
+    for agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        state = raw.engine.states[0]
+        for name in env.agents:
+            assert env.infos[name]["scores"] == state["totals"][: raw.rules.num_owners].tolist()
+            assert env.infos[name]["deal"] == int(state["deal"]) + 1
+        deals.add(int(state["deal"]))
+        env.step(None if termination or truncation else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert len(deals) > 1  # the infos changed with the deals
 
 
 def test_bad_keywords_are_clear_errors():

@@ -12,7 +12,10 @@ the rounds interleave the rows so that a changing load hits every row alike.  Ro
   (no advisor, 512 games, batch 8192; ``tuned`` is not an opponent it knows, the heuristic
   takes its share);
 * ``scratch``: ``configs/scratch.yaml`` (separate 256x256 actor and privileged critic, 2 epochs);
-* ``scratch, shared trunk, 1 epoch``: the same with ``network.shared`` and ``ppo.n_epochs: 1``
+* ``scratch, 1 epoch``: ``scratch.yaml`` with ``ppo.n_epochs: 1``, the network unchanged;
+* ``scratch_fast``: ``configs/scratch_fast.yaml`` (a 128x128 actor and privileged
+  critic, one epoch);
+* ``scratch, shared trunk, 1 epoch``: ``scratch.yaml`` with ``network.shared`` and ``ppo.n_epochs: 1``
   (a shared trunk has no critic of its own to read the hidden cards: ``privileged_critic`` off).
 
 Every row runs with one thread (the fastest setting on a busy 2-core machine).  Prints one JSON
@@ -53,10 +56,9 @@ def rows(old: Path) -> dict[str, tuple[Path, list[str]]]:
             HERE,
             ["--config", str(HERE / "configs/scratch.yaml"), "--set", "threads=1", "--set", "ppo.n_epochs=1"],
         ),
-        "scratch, 128x128, 1 epoch": (
+        "scratch_fast (128x128, 1 epoch)": (
             HERE,
-            ["--config", str(HERE / "configs/scratch.yaml"), "--set", "threads=1", "--set", "ppo.n_epochs=1"]
-            + ["--set", "network.arch=[128,128]"],
+            ["--config", str(HERE / "configs/scratch_fast.yaml"), "--set", "threads=1"],
         ),
         "scratch, shared trunk, 1 epoch": (
             HERE,

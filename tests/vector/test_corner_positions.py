@@ -70,7 +70,9 @@ def corner_scenario(rng: np.random.Generator, preset: str) -> dict:
         tables.append({"opened": bool(groups) or bool(rng.random() < 0.3), "groups": groups})
     stock = " ".join(("3r" if rng.random() < 0.5 and not house else card()) for _ in range(rng.integers(2, 5)))
     pile = " ".join(card() for _ in range(rng.integers(0, 4))).replace("3r", "3b")  # never in a pile
-    rules = {"num_deals": 1} if preset != "classic" else {"num_deals": 1, "num_decks": 5}  # room for two tables
+    # room for two tables and the random cards: classic's 3 decks and house's 5 can run out of a
+    # card (house seed 490787: both sides hold the table with two Jd, and two more Jd were drawn)
+    rules = {"num_deals": 1, "num_decks": {"classic": 5, "partnership": 5, "house": 8}[preset]}
     return {
         "preset": preset,
         "rules": rules,

@@ -81,17 +81,18 @@ def test_a_huge_value_loss_does_not_shrink_the_policys_step():
     assert huge > 0.5 * sane > 0
 
 
-def test_sampling_draws_each_action_at_its_chance_and_never_an_illegal_one():
+def test_sampling_draws_each_action_at_its_chance_and_never_an_illegal_one(monkeypatch):
     probs = torch.tensor([[0.0, 0.5, 0.0, 0.25, 0.25, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0, 1.0]]).repeat(50_000, 1)
     actions = sample(probs, torch.Generator().manual_seed(0)).reshape(50_000, 2)
     first = torch.bincount(actions[:, 0], minlength=6) / 50_000
     assert torch.allclose(first, torch.tensor([0.0, 0.5, 0.0, 0.25, 0.25, 0.0]), atol=0.01)
     assert (actions[:, 1] == 5).all()  # the last action, the only legal one
-    # a draw at the very top of the range (rounding) still finds a legal action
-    edge = torch.tensor([[0.3, 0.7, 0.0]])
-    generator = torch.Generator()
-    generator.manual_seed(1)
-    assert all(int(sample(edge, generator)) in (0, 1) for _ in range(200))
+    # The ends of the draw's range: a draw of 0 takes the first legal action (not an illegal
+    # one before it), and a draw rounded up to the total still finds a legal action.
+    edge = torch.tensor([[0.0, 0.3, 0.7, 0.0]])
+    for draw, legal in ((0.0, 1), (1.0, 2)):
+        monkeypatch.setattr(torch, "rand", lambda size, generator=None, d=draw: torch.full(size, d))
+        assert int(sample(edge, torch.Generator())) == legal
 
 
 def test_ppo_learns_a_first_minibatch_with_a_ratio_of_one():

@@ -12,6 +12,11 @@ Each input is scaled by a mean and spread measured on positions spread over whol
 (``set_scaling``) and clipped to ``±clip`` spreads, so a position unlike the sample (a big
 pile late in a game) cannot saturate the network.
 
+With ``advisor_prior`` p (0 < p < 1) the actor's logits are a residual on a fixed prior: the
+advisor's move gets chance p and the other legal moves share 1 - p evenly, and the actor's last
+layer starts at zero, so the policy starts as that prior and keeps exploring every legal move
+(issue 27's "PPO as a residual on a fixed prior").
+
 With ``mask_actions`` the legality of those actions is an input too (``rule_actions``: every
 action these rules can allow), so the network sees what can be done now.
 
@@ -35,6 +40,7 @@ file from before the action layout grew (it grows only by appending) is padded t
 from __future__ import annotations
 
 import itertools
+import math
 from contextlib import nullcontext
 from pathlib import Path
 from typing import IO, Any, cast
@@ -69,7 +75,9 @@ FORMAT = "handfoot-policy"
 VERSION = 2
 PRECISIONS = ("fp32", "bf16", "auto")
 # What a model file says of the network's shape (``Policy.shape``).
-SHAPE_KEYS = ("arch", "advisor", "columns", "mask_actions", "shared", "clip", "precision", "critic_extra")
+SHAPE_KEYS = (
+    "arch", "advisor", "columns", "mask_actions", "shared", "clip", "precision", "critic_extra", "advisor_prior"
+)
 
 
 def cpu_has_bf16() -> bool:
@@ -207,8 +215,11 @@ class Policy(nn.Module):
         clip: float = 5.0,
         precision: str = "fp32",
         critic_extra: int = 0,
+        advisor_prior: float = 0.0,
     ):
         super().__init__()
+        if not 0 <= advisor_prior < 1 or (advisor_prior and not advisor):
+            raise ValueError(f"advisor_prior is the advisor's chance under the prior, in [0, 1) with advisor=True: {advisor_prior}")
         if shared and critic_extra:
             raise ValueError("a shared trunk cannot give the critic inputs the actor must not see: use shared=False")
         self.arch = tuple(arch)
@@ -217,6 +228,7 @@ class Policy(nn.Module):
         self.clip = float(clip)  # 0: no clipping (models of version 1)
         self.precision = resolve_precision(precision)
         self.critic_extra = critic_extra
+        self.advisor_prior = float(advisor_prior)
         # Which heuristic advises (a tuned variant, or the default): a buffer, so it travels
         # with the weights into checkpoints, model files and Ray workers.
         self.register_buffer(
@@ -247,6 +259,8 @@ class Policy(nn.Module):
                 nn.init.zeros_(layer.bias)
         nn.init.orthogonal_(self.actor_layer.weight, 0.01)
         nn.init.orthogonal_(self.critic_layer.weight, 1.0)
+        if self.advisor_prior:  # a residual that starts at zero: the policy starts as the prior
+            nn.init.zeros_(self.actor_layer.weight)
 
     @property
     def actor_layer(self) -> nn.Linear:
@@ -316,6 +330,7 @@ class Policy(nn.Module):
     ) -> tuple[torch.Tensor, torch.Tensor]:
         """(masked logits, value), float32, computed in the network's own precision.
         ``extra``: the critic's extra inputs (required when it has them)."""
+        raw = x
         x = self._scaled(x, self.mean, self.scale)
         with autocast(self.precision, self.device):
             if self.shared:
@@ -329,14 +344,26 @@ class Policy(nn.Module):
                     x = torch.cat([x, self._scaled(extra, self.extra_mean, self.extra_scale)], dim=1)
                 value = self.critic(x)
         # float32 out, whatever precision the layers ran in (softmax and losses need it)
-        return logits.float().masked_fill(~masks, -torch.inf), value.float().squeeze(-1)
+        logits = self._with_prior(logits.float(), raw, masks)
+        return logits.masked_fill(~masks, -torch.inf), value.float().squeeze(-1)
 
     def logits(self, x: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
         """The masked logits alone (no critic: what acting needs)."""
+        raw = x
         x = self._scaled(x, self.mean, self.scale)
         with autocast(self.precision, self.device):
             out = self.actor_head(self.trunk(x)) if self.shared else self.actor(x)
-        return out.float().masked_fill(~masks, -torch.inf)
+        return self._with_prior(out.float(), raw, masks).masked_fill(~masks, -torch.inf)
+
+    def _with_prior(self, logits: torch.Tensor, x: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
+        """``logits`` plus the log of the fixed prior (``advisor_prior``), up to a constant per row:
+        the advisor's move (the inputs' last block, a one-hot) gets log(p / (1 - p) * (n - 1))
+        more than the other n - 1 legal moves, so with a zero residual it has chance p."""
+        if not self.advisor_prior:
+            return logits
+        others = (masks.sum(-1, keepdim=True) - 1).clamp(min=1).float()
+        boost = math.log(self.advisor_prior / (1 - self.advisor_prior)) + torch.log(others)
+        return logits + x[:, -NUM_ACTIONS:] * boost
 
     @torch.no_grad()
     def act(
@@ -359,6 +386,7 @@ class Policy(nn.Module):
             "clip": self.clip,
             "precision": self.precision,
             "critic_extra": self.critic_extra,
+            "advisor_prior": self.advisor_prior,
         }
         assert tuple(shape) == SHAPE_KEYS
         return shape

@@ -4,7 +4,7 @@
     preset: partnership            # and rules: {...} overrides
     algorithm: ppo                 # ppo or dmc (train/algorithms/); its section below
     env:      {num_envs, reward_mode, shaping, win_prob_games}
-    network:  {arch, shared, compact, clip, precision, advisor, privileged_critic, scaling_positions}
+    network:  {arch, shared, compact, clip, precision, advisor, advisor_prior, privileged_critic, ...}
     ppo:      {n_steps, batch_size, n_epochs, learning_rate, gamma, ...}
     dmc:      {n_steps, batch_size, learning_rate, epsilon, horizon, ...}
     tune:     {generations, population, ...}      # warm start, step 0: search the heuristic
@@ -53,6 +53,9 @@ class NetworkConfig:
     clip: float = 5.0  # scaled inputs are clipped to +-clip spreads
     precision: str = "auto"  # "fp32", "bf16" matrix products, or "auto": bf16 where the CPU has it
     advisor: bool = False  # the heuristic's choice is an input (the warm start's advisor)
+    # With advisor: the actor is a residual on a fixed prior giving the advisor's move this
+    # chance and the rest evenly to the other legal moves (0: no prior; agents/policy.py)
+    advisor_prior: float = 0.0
     privileged_critic: bool = False  # the critic also reads every hand and foot (training only)
     scaling_positions: int = 50_000  # positions from whole games the input scaling is fitted on
 
@@ -435,8 +438,17 @@ def validate(config: TrainConfig) -> TrainConfig:
             "ppo.anchor_coef",
             f"is the weight of the KL term to the warm start: 0 (none) or more, got {ppo.anchor_coef}",
         )
-    if ppo.anchor_coef > 0 and config.imitation.decisions == 0:
-        fail("ppo.anchor_coef", "anchors to the imitation warm start: it needs imitation.decisions > 0")
+    if ppo.anchor_coef > 0 and config.imitation.decisions == 0 and not net.advisor_prior:
+        fail(
+            "ppo.anchor_coef",
+            "anchors to the warm start: it needs imitation.decisions > 0 or network.advisor_prior (the prior)",
+        )
+    if not 0 <= net.advisor_prior < 1:
+        fail("network.advisor_prior", f"is the advisor's chance under the prior, in [0, 1), got {net.advisor_prior}")
+    if net.advisor_prior and not net.advisor:
+        fail("network.advisor_prior", "is a prior on the advisor's move: it needs network.advisor: true")
+    if net.advisor_prior and config.algorithm == "dmc":
+        fail("network.advisor_prior", "shapes a policy's chances; dmc learns Q-values: set it to 0")
     if not 0 <= dmc.epsilon <= 1:
         fail("dmc.epsilon", f"is a probability, got {dmc.epsilon}")
     if dmc.horizon not in ("deal", "game"):

@@ -92,6 +92,7 @@ def make_policy(config: TrainConfig, rules: Rules) -> Policy:
         clip=net.clip,
         precision=net.precision,
         critic_extra=rules.num_players * 2 * NUM_KINDS if net.privileged_critic else 0,
+        advisor_prior=net.advisor_prior,
     )
 
 

@@ -55,6 +55,33 @@ def test_the_advisor_is_saved_with_the_model_and_old_files_get_the_default(tmp_p
     assert np.array_equal(old.advisor_params.numpy(), DEFAULT_PARAMS)
 
 
+def test_a_prior_gives_the_advisors_move_its_chance_and_the_other_legal_moves_the_rest_evenly(tmp_path):
+    observations, masks = positions()
+    policy = Policy((16,), advisor=True, advisor_params=VARIANT, advisor_prior=0.9, precision="fp32")
+    x = policy.inputs(observations, masks, RULES)
+    policy.set_scaling(x)
+    probs = torch.softmax(policy.logits(torch.as_tensor(x), torch.as_tensor(masks)), -1).detach().numpy()
+    advised = CompiledHeuristic(RULES, VARIANT).act(observations, masks)
+    rows, legal = np.arange(len(masks)), masks.sum(1)
+    assert (legal > 2).any() and (legal == 1).any()
+    expected = np.where(legal > 1, 0.9, 1.0)
+    assert np.allclose(probs[rows, advised], expected, atol=1e-5)
+    others = masks.copy()
+    others[rows, advised] = False
+    spread = np.where(legal > 1, 0.1 / np.maximum(legal - 1, 1), 0.0)
+    assert np.allclose(np.where(others, probs, 0.0), others * spread[:, None], atol=1e-5)
+    assert (probs[~masks] == 0).all()
+    # forward gives the same logits, and a saved model keeps its prior
+    logits, _ = policy(torch.as_tensor(x), torch.as_tensor(masks))
+    assert torch.equal(logits, policy.logits(torch.as_tensor(x), torch.as_tensor(masks)))
+    policy.save(tmp_path / "m.pt", RULES)
+    loaded, _, _ = Policy.load(tmp_path / "m.pt")
+    assert loaded.advisor_prior == 0.9
+    assert np.array_equal(PPOAgent(loaded, RULES).act(observations, masks), advised)
+    with pytest.raises(ValueError, match="advisor_prior"):
+        Policy((16,), advisor=False, advisor_prior=0.9)
+
+
 def test_advisor_numbers_load_by_name_whatever_the_table_held_when_saved(tmp_path):
     variant = params_array({"extra_protected": 2, "keep_wilds": 1, "pair_known_two": 3.0})
     Policy((16,), advisor=True, advisor_params=variant).save(tmp_path / "m.pt", RULES)

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
         ("scratch.yaml", "partnership", 4),
         ("scratch_dmc.yaml", "partnership", 4),
         ("beyond.yaml", "partnership", 4),
+        ("residual.yaml", "partnership", 4),
     ],
 )
 def test_shipped_configs_load(name, preset, players):
@@ -106,6 +107,9 @@ def test_flat_keys_of_0_4_are_refused_with_their_new_name(key, new):
         (["time_limit_minutes=.nan"], "'time_limit_minutes'"),
         (["ppo.max_grad_norm=.nan"], "'ppo.max_grad_norm'"),
         (["network.clip=0.5"], "'network.clip': .*at least 1"),
+        (["network.advisor_prior=1"], "'network.advisor_prior': is the advisor's chance under the prior, in"),
+        (["network.advisor=false", "network.advisor_prior=0.9"], "needs network.advisor: true"),
+        (["imitation.decisions=0", "ppo.anchor_coef=0.1"], "needs imitation.decisions > 0 or network.advisor_prior"),
         (
             [
                 "algorithm=dmc",

@@ -84,6 +84,8 @@ class HandFootTorchRLEnv(EnvBase):
         self.engine = VectorEngine(rules, batch_size=self.num_envs, seed=seed, auto_reset=False)
         self._seed: int | None = seed
         self._recycled: dict[tuple[str, str], list[np.ndarray]] = {}  # see _output_array
+        # Per reused observation array (by id), the slot of each game that holds a view (observe="mover").
+        self._written: dict[int, np.ndarray] = {}
         # The reference count of an array nothing outside holds, read as _output_array reads it
         # (interpreters count a call's borrowed references differently: 3.14 does not count one).
         for probe in [np.empty(0)]:
@@ -140,6 +142,11 @@ class HandFootTorchRLEnv(EnvBase):
 
     def _reset(self, tensordict: TensorDictBase | None = None, **kwargs: Any) -> TensorDictBase:
         rows = self._rows_to_reset(tensordict)
+        # TorchRL may write a partial reset's rows into tensors it holds (``_update_during_reset``
+        # can, with ``where(..., out=node)``), so what this env's reused arrays hold there is no
+        # longer sure: those rows are written whole next time.
+        for written in self._written.values():
+            written[slice(None) if rows is None else rows] = -2
         if rows is None:
             self.engine.reset(self._seed)  # None continues the engine's seed sequence
             self._seed = None
@@ -209,7 +216,10 @@ class HandFootTorchRLEnv(EnvBase):
         n_envs, n = self.num_envs, len(seats)
         observation = self._output_array(group, "observation", (n_envs, n, OBS_SIZE), np.float32)
         if self.observe_mode == "mover":
-            return self.engine.observe_movers(seats, out=observation)
+            # A reused array still holds what this env wrote into it: only the slots whose view
+            # changed are written (its zeros stay), which is most of the cost of this mode.
+            written = self._written.get(id(observation))
+            return self.engine.observe_movers(seats, out=observation, written=written)
         every_game = np.repeat(np.arange(n_envs), n)
         self.engine.observe(np.tile(seats, n_envs), rows=every_game, out=observation.reshape(-1, OBS_SIZE))
         return observation
@@ -218,7 +228,10 @@ class HandFootTorchRLEnv(EnvBase):
         """An array for this step's ``(group, key)``, to be filled whole: one this env handed out
         before, once nothing outside holds it any more (no tensor of that step is alive), else a
         new one.  New memory costs page faults on its first writing (megabytes a step at 1,024
-        games: reusing it made the step about 15% cheaper); what a caller keeps (a rollout's steps, a replay buffer's views) is never written again."""
+        games: reusing it made the step about 15% cheaper); what a caller keeps (a rollout's steps,
+        a replay buffer's views) is never written again.  A reused observation array is trusted
+        to hold what this env last wrote into it (``_observations``): a caller must not write into
+        the tensors it is handed (TorchRL's transforms write new ones)."""
         recycled = self._recycled.setdefault((group, key), [])
         for array in recycled:
             if sys.getrefcount(array) == self._free_refcount:  # held by the list and this loop only
@@ -226,6 +239,8 @@ class HandFootTorchRLEnv(EnvBase):
         array = np.empty(shape, dtype=dtype)
         if len(recycled) < 4:
             recycled.append(array)
+            if key == "observation":
+                self._written[id(array)] = np.full(self.num_envs, -2, dtype=np.int64)  # not written yet
         return array
 
 

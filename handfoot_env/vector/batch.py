@@ -165,27 +165,34 @@ def observe_rows_kernel_serial(states, rules, index, seats, observations):
 
 
 @njit(cache=True, parallel=True)
-def observe_movers_kernel_parallel(states, rules, seats, observations):
+def observe_movers_kernel_parallel(states, rules, seats, observations, written):
     """``observations[b, j]``: the view of ``seats[j]`` in game ``b`` where that seat is to move
-    (``legality.mover``) and the game goes on, zeros elsewhere; every number written once."""
+    (``legality.mover``) and the game goes on, zeros elsewhere.  ``written[b]`` says what game
+    ``b``'s rows hold before the call (-2: anything; -1: zeros; j: zeros but slot j) and after
+    it: only what changed is written (the zeros a caller's reused array already holds are not)."""
     for b in prange(states.shape[0]):
-        observe_movers(states[b], rules[0], seats, observations[b])
+        written[b] = observe_movers(states[b], rules[0], seats, observations[b], written[b])
 
 
 @njit(cache=True)
-def observe_movers_kernel_serial(states, rules, seats, observations):
+def observe_movers_kernel_serial(states, rules, seats, observations, written):
     for b in range(states.shape[0]):
-        observe_movers(states[b], rules[0], seats, observations[b])
+        written[b] = observe_movers(states[b], rules[0], seats, observations[b], written[b])
 
 
 @njit(cache=True)
-def observe_movers(s, rules, seats, observations):
+def observe_movers(s, rules, seats, observations, written):
     to_move = mover(s, rules) if s.phase != OVER else -1
+    slot = -1
     for j in range(seats.shape[0]):
         if seats[j] == to_move:
-            observe(s, rules, to_move, observations[j])  # it zeroes its row first
-        else:
+            slot = j
+    for j in range(seats.shape[0]):
+        if j != slot and (written == -2 or written == j):
             observations[j, :] = 0.0
+    if slot >= 0:
+        observe(s, rules, to_move, observations[slot])  # it zeroes its row first
+    return slot
 
 
 @njit(cache=True, parallel=True)

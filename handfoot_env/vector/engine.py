@@ -194,11 +194,19 @@ class VectorEngine:
         kernel(self.states, self.kernel_rules, rows, seats, out)
         return out
 
-    def observe_movers(self, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    def observe_movers(
+        self, seats: np.ndarray, out: np.ndarray | None = None, written: np.ndarray | None = None
+    ) -> np.ndarray:
         """``[B, len(seats), OBS_SIZE]`` float32: in each game, the view of the seat to move at its
         place among ``seats`` (a group of agents, as multi-agent APIs batch them), zeros for the
-        others and in finished games; written whole into ``out`` (C-contiguous, that shape), or
-        into a new array."""
+        others and in finished games; written into ``out`` (C-contiguous, that shape), or into a
+        new array.
+
+        ``written`` (int64 ``[B]``, kept by a caller that reuses ``out``) says which slot of each
+        game ``out`` holds a view in (-1: none, all zeros; -2: unknown) and is updated: with it
+        only the mover's slot and the slot it left are written, not every zero again.  It is the
+        caller's promise that nothing else wrote into ``out`` since; without it ``out`` is
+        written whole."""
         seats = np.asarray(seats)
         if seats.ndim != 1:
             raise ValueError(f"seats must be a 1-D array of seat indices, got {seats!r}")
@@ -207,7 +215,16 @@ class VectorEngine:
             raise ValueError(f"seats must be seat indices from 0 to {self.rules.num_players - 1}, got {seats!r}")
         shape = (self.batch_size, len(seats), OBS_SIZE)
         out = np.empty(shape, dtype=np.float32) if out is None else _checked_out(out, shape)
-        self._observe_movers_kernel(self.states, self.kernel_rules, seats, out)
+        if written is None:
+            written = np.full(self.batch_size, -2, dtype=np.int64)
+        elif not (
+            isinstance(written, np.ndarray)
+            and written.dtype == np.int64
+            and written.shape == (self.batch_size,)
+            and ((written >= -2) & (written < len(seats))).all()
+        ):
+            raise ValueError(f"written must be an int64 array of {self.batch_size} slots from -2 to {len(seats) - 1}")
+        self._observe_movers_kernel(self.states, self.kernel_rules, seats, out, written)
         return out
 
     def _check_rows(self, rows: np.ndarray) -> np.ndarray:

@@ -131,6 +131,31 @@ def test_the_mover_view_mode_gives_the_movers_view_and_zeros():
         assert (b[group, "observation"][~acting] == 0).all()
 
 
+def test_the_mover_view_mode_stays_right_through_reused_arrays_and_partial_resets():
+    """The mover mode writes only what changed into its reused arrays (the slot a view left, the
+    mover's): through TorchRL's own stepping, with games ending and reset (into the step's tensors,
+    by TorchRL) at different times, every step equals the full view's mover rows and zeros."""
+    rules = one_deal("partnership", 4)
+    full = HandFootTorchRLEnv(num_envs=6, rules=rules)
+    mover = HandFootTorchRLEnv(num_envs=6, rules=rules, observe="mover")
+    full.set_seed(3)
+    mover.set_seed(3)
+    a, b = full.reset(), mover.reset()
+    generator = torch.Generator().manual_seed(2)
+    for _ in range(1500):
+        for group in full.group_map:
+            acting = a[group, "mask"]
+            assert torch.equal(a[group, "observation"][acting], b[group, "observation"][acting])
+            assert (b[group, "observation"][~acting] == 0).all()
+        a = random_actions(full, a, generator)
+        for group in full.group_map:
+            b[group, "action"] = a[group, "action"]
+        _, a = full.step_and_maybe_reset(a)
+        _, b = mover.step_and_maybe_reset(b)
+    assert full.engine.states["seed"].max() >= 3 + 6 + 2, "games were reset along the way"
+    assert len(mover._written) >= 2, "observation arrays were reused"
+
+
 @pytest.mark.parametrize("observe", ["all", "mover"])
 def test_arrays_reused_between_steps_never_change_what_a_caller_holds(observe):
     """The env writes a step's observations and masks into arrays of earlier steps that nothing

@@ -237,6 +237,8 @@ class raw_env(AECEnv):
         self._seats = np.zeros(1, dtype=np.int64)  # observe's seat and step's action, reused every step
         self._action = np.zeros(1, dtype=np.int64)
         self._zero_rewards = dict.fromkeys(self.possible_agents, 0.0)
+        self._view_seat = -1  # whose view self._view is (_refresh)
+        self._view = np.zeros(0, dtype=np.float32)
 
     def _legal_for(self, agent: str):
         return lambda: self._mask if agent == self.agent_selection and agent in self.agents else self._no_mask
@@ -265,8 +267,12 @@ class raw_env(AECEnv):
         self._refresh(deal_changed=True)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        self._seats[0] = self._seat[agent]
-        observation = self.engine.observe(self._seats)[0].copy()
+        seat = self._seat[agent]
+        if seat == self._view_seat:  # the mover's view, as _refresh found it
+            observation = self._view.copy()
+        else:
+            self._seats[0] = seat
+            observation = self.engine.observe(self._seats)[0].copy()
         live = agent == self.agent_selection and not self.terminations[agent]
         return {"observation": observation, "action_mask": (self._mask if live else self._no_mask).copy()}
 
@@ -313,8 +319,13 @@ class raw_env(AECEnv):
     def _refresh(self, deal_changed: bool) -> None:
         """Mover and mask from the engine's state; the infos too when a deal ended (or the game
         began): what they hold (totals, the deal's number) changes only then."""
-        self.agent_selection = self.possible_agents[int(self.engine.current_player[0])]  # the asked partner too
-        self._mask[:] = self.engine.legal_mask()[0]
+        # One engine call: the seat to act (the asked partner too), its mask and its view, which
+        # observe() hands out until the next step (an agent observes every turn: last()).
+        movers, masks, views = self.engine.look()
+        self._view_seat = int(movers[0])
+        self._view = views[0]
+        self.agent_selection = self.possible_agents[self._view_seat]
+        self._mask[:] = masks[0]
         if not deal_changed:
             return
         state = self.engine.states[0]

@@ -121,6 +121,28 @@ def mask_kernel_serial(states, rules, masks):
         legal_mask(states[b], rules[0], masks[b])
 
 
+@njit(cache=True)
+def look_one(s, rules, movers, masks, observations, b):
+    """Game ``b``'s seat to act, its legal mask and that seat's view."""
+    movers[b] = mover(s, rules)
+    legal_mask(s, rules, masks[b])
+    observe(s, rules, movers[b], observations[b])
+
+
+@njit(cache=True, parallel=True)
+def look_kernel_parallel(states, rules, movers, masks, observations):
+    """What a player needs to act, in one pass over the games: each game's seat to act
+    (``legality.mover``), its legal mask and its view."""
+    for b in prange(states.shape[0]):
+        look_one(states[b], rules[0], movers, masks, observations, b)
+
+
+@njit(cache=True)
+def look_kernel_serial(states, rules, movers, masks, observations):
+    for b in range(states.shape[0]):
+        look_one(states[b], rules[0], movers, masks, observations, b)
+
+
 @njit(cache=True, parallel=True)
 def observe_kernel_parallel(states, rules, seats, observations):
     """The observation of ``seats[b]`` in each game (-1: the seat to act, ``legality.mover``)."""

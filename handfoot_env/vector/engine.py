@@ -43,6 +43,7 @@ def compile_engine() -> None:
                 engine.legal_mask(rows=np.arange(size))
                 engine.observe(rows=np.arange(size))
                 engine.observe_movers(np.arange(rules.num_players))
+                engine.look()
                 engine.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
             engine.running_scores()
             engine.why_illegal(0, 0)
@@ -104,6 +105,7 @@ class VectorEngine:
         )
         self._check_kernel = batch.check_kernel_parallel if parallel else batch.check_kernel_serial
         self._step_kernel = batch.step_kernel_parallel if parallel else batch.step_kernel_serial
+        self._look_kernel = batch.look_kernel_parallel if parallel else batch.look_kernel_serial
         self._movers = np.full(self.batch_size, -1, dtype=np.int64)
         self._all_active = np.ones(self.batch_size, dtype=np.bool_)
         self.final_totals = np.zeros((self.batch_size, rules.num_owners), dtype=np.int32)
@@ -118,6 +120,12 @@ class VectorEngine:
             np.zeros((self.batch_size, rules.num_owners), dtype=np.int64),
         )
         self._errors = np.zeros(self.batch_size, dtype=np.int64)
+        # look()'s buffers, apart from legal_mask's and observe's (a caller may hold both)
+        self._look = (
+            np.zeros(self.batch_size, dtype=np.int64),
+            np.zeros((self.batch_size, A.NUM_ACTIONS), dtype=bool),
+            np.zeros((self.batch_size, OBS_SIZE), dtype=np.float32),
+        )
         self.reset(seed)
 
     # ------------------------------------------------------------------ lifecycle
@@ -171,6 +179,13 @@ class VectorEngine:
         kernel = batch.mask_rows_kernel_parallel if len(rows) >= PARALLEL_FROM else batch.mask_rows_kernel_serial
         kernel(self.states, self.kernel_rules, rows, out)
         return out
+
+    def look(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(movers [B], masks [B, NUM_ACTIONS], observations [B, OBS_SIZE])``: each game's seat to
+        act (``current_player``), its legal mask (``legal_mask``) and its view (``observe``), in
+        one pass (views of buffers of their own, rewritten by the next ``look``; copy to keep)."""
+        self._look_kernel(self.states, self.kernel_rules, *self._look)
+        return self._look
 
     def observe(
         self, seats: np.ndarray | None = None, rows: np.ndarray | None = None, out: np.ndarray | None = None

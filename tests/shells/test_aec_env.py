@@ -9,6 +9,7 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 import handfoot_env
+from handfoot_env import Rules
 from handfoot_env.errors import IllegalActionError
 
 TABLES = [("classic", n) for n in range(2, 7)] + [("partnership", 4), ("house", 2), ("house", 4)]
@@ -144,6 +145,28 @@ def test_infos_follow_the_totals_and_the_deal_through_a_whole_game():
         deals.add(int(state["deal"]))
         env.step(None if termination or truncation else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     assert len(deals) > 1  # the infos changed with the deals
+
+
+@pytest.mark.parametrize("permission", [False, True])  # with it, the asked partner is to act at times
+def test_every_agent_observes_its_own_view_at_every_step(permission):
+    """The mover's view is kept from the step (one engine call); every agent's observation,
+    the mover's included, is its own view of the engine's state as it stands, whole games."""
+    env = handfoot_env.env(rules=Rules.preset("partnership", permission_to_go_out=permission))
+    env.reset(seed=11)
+    raw, rng = env.unwrapped, np.random.default_rng(11)
+    for _ in range(3):
+        for agent in env.agent_iter():
+            for name in raw.possible_agents:  # the mover last too, after the others' fresh views
+                for other in (*raw.possible_agents, name):
+                    expected = raw.engine.observe(np.array([raw._seat[other]]))[0]
+                    assert np.array_equal(env.observe(other)["observation"], expected)
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            assert raw._seat[agent] == int(raw.engine.current_player[0])
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        env.reset()
 
 
 def test_bad_keywords_are_clear_errors():

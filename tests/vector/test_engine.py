@@ -133,6 +133,19 @@ def test_masks_and_observations_of_some_rows_are_those_rows_of_the_whole_batch(b
 
 
 @pytest.mark.parametrize("batch_size", [7, 300])  # the serial and the parallel kernels
+def test_look_is_the_mover_its_mask_and_its_view_in_one_pass(batch_size):
+    engine = VectorEngine(Rules.preset("partnership", permission_to_go_out=True), batch_size=batch_size, seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(400):
+        movers, masks, views = engine.look()
+        assert np.array_equal(movers, engine.current_player)
+        assert np.array_equal(masks, engine.legal_mask())
+        assert np.array_equal(views, engine.observe())
+        assert views is not engine.observe() and masks is not engine.legal_mask()  # buffers of its own
+        engine.step(random_actions(engine.legal_mask(), rng))
+
+
+@pytest.mark.parametrize("batch_size", [7, 300])  # the serial and the parallel kernels
 def test_observe_movers_puts_each_movers_view_in_its_slot_and_zeros_elsewhere(batch_size):
     engine = VectorEngine(Rules.preset("partnership", permission_to_go_out=True), batch_size=batch_size, seed=0)
     rng = np.random.default_rng(5)

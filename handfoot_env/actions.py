@@ -217,6 +217,8 @@ def decode(action: int) -> Action:
 def action_index(action) -> int:
     """``action`` as a plain int index, or ``ValueError``: ints and numpy integers (also in a
     one-element array) pass; floats such as 1.9, bools and strings are refused, never rounded."""
+    if type(action) is int and 0 <= action < NUM_ACTIONS:  # the common case, at every AEC step
+        return action
     if isinstance(action, np.ndarray) and action.size == 1:
         action = action.reshape(())[()]
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):

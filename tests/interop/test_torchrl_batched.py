@@ -132,9 +132,10 @@ def test_the_mover_view_mode_gives_the_movers_view_and_zeros():
 
 
 def test_the_mover_view_mode_stays_right_through_reused_arrays_and_partial_resets():
-    """The mover mode writes only what changed into its reused arrays (the slot a view left, the
-    mover's): through TorchRL's own stepping, with games ending and reset (into the step's tensors,
-    by TorchRL) at different times, every step equals the full view's mover rows and zeros."""
+    """The mover mode writes only what changed into its reused observation arrays (the slot a
+    view left, the mover's): through TorchRL's own stepping, with games ending and reset at
+    different times, every step's observations equal the full view's mover rows and zeros, and
+    its masks the engine's legal masks for the mover and all True for the others."""
     rules = one_deal("partnership", 4)
     full = HandFootTorchRLEnv(num_envs=6, rules=rules)
     mover = HandFootTorchRLEnv(num_envs=6, rules=rules, observe="mover")
@@ -143,10 +144,15 @@ def test_the_mover_view_mode_stays_right_through_reused_arrays_and_partial_reset
     a, b = full.reset(), mover.reset()
     generator = torch.Generator().manual_seed(2)
     for _ in range(1500):
+        legal = torch.from_numpy(mover.engine.legal_mask().copy())
         for group in full.group_map:
             acting = a[group, "mask"]
             assert torch.equal(a[group, "observation"][acting], b[group, "observation"][acting])
             assert (b[group, "observation"][~acting] == 0).all()
+            for td in (a, b):
+                games = acting.any(1)
+                assert torch.equal(td[group, "action_mask"][acting], legal[games])
+                assert td[group, "action_mask"][~acting].all()
         a = random_actions(full, a, generator)
         for group in full.group_map:
             b[group, "action"] = a[group, "action"]

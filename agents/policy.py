@@ -76,7 +76,15 @@ VERSION = 2
 PRECISIONS = ("fp32", "bf16", "auto")
 # What a model file says of the network's shape (``Policy.shape``).
 SHAPE_KEYS = (
-    "arch", "advisor", "columns", "mask_actions", "shared", "clip", "precision", "critic_extra", "advisor_prior"
+    "arch",
+    "advisor",
+    "columns",
+    "mask_actions",
+    "shared",
+    "clip",
+    "precision",
+    "critic_extra",
+    "advisor_prior",
 )
 
 
@@ -219,7 +227,9 @@ class Policy(nn.Module):
     ):
         super().__init__()
         if not 0 <= advisor_prior < 1 or (advisor_prior and not advisor):
-            raise ValueError(f"advisor_prior is the advisor's chance under the prior, in [0, 1) with advisor=True: {advisor_prior}")
+            raise ValueError(
+                f"advisor_prior is the advisor's chance under the prior, in [0, 1) with advisor=True: {advisor_prior}"
+            )
         if shared and critic_extra:
             raise ValueError("a shared trunk cannot give the critic inputs the actor must not see: use shared=False")
         self.arch = tuple(arch)

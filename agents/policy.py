@@ -73,6 +73,9 @@ from handfoot_env.rules import Rules
 
 FORMAT = "handfoot-policy"
 VERSION = 2
+# A file whose network has a prior (``advisor_prior``) is version 3, so that a handfoot from
+# before priors refuses it instead of playing its residual without the prior.
+VERSION_WITH_PRIOR = 3
 PRECISIONS = ("fp32", "bf16", "auto")
 # What a model file says of the network's shape (``Policy.shape``).
 SHAPE_KEYS = (
@@ -406,7 +409,7 @@ class Policy(nn.Module):
         torch.save(
             {
                 "format": FORMAT,
-                "version": VERSION,
+                "version": VERSION_WITH_PRIOR if self.advisor_prior else VERSION,
                 **self.shape(),
                 "num_actions": NUM_ACTIONS,
                 "advisor_param_names": list(NAMES),
@@ -422,7 +425,7 @@ class Policy(nn.Module):
         data = torch.load(path, map_location="cpu", weights_only=False)
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"{path} is not a handfoot policy file")
-        if data.get("version") not in (1, VERSION):
+        if data.get("version") not in (1, VERSION, VERSION_WITH_PRIOR):
             raise ValueError(f"{path}: policy file version {data.get('version')!r} is not supported")
         state = dict(data["state_dict"])
         saved_actions = int(data.get("num_actions", 173))  # 173 until the layout grew

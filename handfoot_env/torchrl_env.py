@@ -83,12 +83,12 @@ class HandFootTorchRLEnv(EnvBase):
         self._seat_group = {int(s): (g, i) for g, seats in self._group_seats.items() for i, s in enumerate(seats)}
         self.engine = VectorEngine(rules, batch_size=self.num_envs, seed=seed, auto_reset=False)
         self._seed: int | None = seed
-        self._recycled: dict[tuple[str, str], list[np.ndarray]] = {}  # see _output_array
-        # Per reused observation array (by id), the slot of each game that holds a view (observe="mover").
-        self._written: dict[int, np.ndarray] = {}
+        # Per (group, key): arrays handed out before, each with its record of which slot of each
+        # game holds the mover's view (the others hold zeros): see _output_array.
+        self._recycled: dict[tuple[str, str], list[tuple[np.ndarray, np.ndarray]]] = {}
         # The reference count of an array nothing outside holds, read as _output_array reads it
         # (interpreters count a call's borrowed references differently: 3.14 does not count one).
-        for probe in [np.empty(0)]:
+        for probe, _ in [(np.empty(0), None)]:
             self._free_refcount = sys.getrefcount(probe)
         self._make_specs()
 
@@ -145,8 +145,9 @@ class HandFootTorchRLEnv(EnvBase):
         # TorchRL may write a partial reset's rows into tensors it holds (``_update_during_reset``
         # can, with ``where(..., out=node)``), so what this env's reused arrays hold there is no
         # longer sure: those rows are written whole next time.
-        for written in self._written.values():
-            written[slice(None) if rows is None else rows] = -2
+        for pool in self._recycled.values():
+            for _, written in pool:
+                written[slice(None) if rows is None else rows] = -2
         if rows is None:
             self.engine.reset(self._seed)  # None continues the engine's seed sequence
             self._seed = None
@@ -191,7 +192,7 @@ class HandFootTorchRLEnv(EnvBase):
             games, slots = np.nonzero(acting)
             observation = self._observations(group, seats)
             # The mover's legal actions, all True for the others (their actions are ignored).
-            mask_array = self._output_array(group, "action_mask", (n_envs, n, A.NUM_ACTIONS), np.bool_)
+            mask_array, _ = self._output_array(group, "action_mask", (n_envs, n, A.NUM_ACTIONS), np.bool_)
             mask_array.fill(True)
             mask_array[games, slots] = legal[games]
             action_mask = torch.from_numpy(mask_array)
@@ -214,34 +215,36 @@ class HandFootTorchRLEnv(EnvBase):
         """A group's ``[N, n, OBS_SIZE]`` observations: every seat's own view (``"all"``), or the
         mover's view in its slot and zeros (``"mover"``)."""
         n_envs, n = self.num_envs, len(seats)
-        observation = self._output_array(group, "observation", (n_envs, n, OBS_SIZE), np.float32)
+        observation, written = self._output_array(group, "observation", (n_envs, n, OBS_SIZE), np.float32)
         if self.observe_mode == "mover":
             # A reused array still holds what this env wrote into it: only the slots whose view
             # changed are written (its zeros stay), which is most of the cost of this mode.
-            written = self._written.get(id(observation))
             return self.engine.observe_movers(seats, out=observation, written=written)
         every_game = np.repeat(np.arange(n_envs), n)
         self.engine.observe(np.tile(seats, n_envs), rows=every_game, out=observation.reshape(-1, OBS_SIZE))
         return observation
 
-    def _output_array(self, group: str, key: str, shape: tuple[int, ...], dtype: type) -> np.ndarray:
+    def _output_array(
+        self, group: str, key: str, shape: tuple[int, ...], dtype: type
+    ) -> tuple[np.ndarray, np.ndarray | None]:
         """An array for this step's ``(group, key)``, to be filled whole: one this env handed out
         before, once nothing outside holds it any more (no tensor of that step is alive), else a
         new one.  New memory costs page faults on its first writing (megabytes a step at 1,024
         games: reusing it made the step about 15% cheaper); what a caller keeps (a rollout's steps,
         a replay buffer's views) is never written again.  A reused observation array is trusted
         to hold what this env last wrote into it (``_observations``): a caller must not write into
-        the tensors it is handed (TorchRL's transforms write new ones)."""
+        the tensors it is handed (TorchRL's transforms write new ones).  Returns the array and its
+        record (``engine.observe_movers``' ``written``; None for an array not kept)."""
         recycled = self._recycled.setdefault((group, key), [])
-        for array in recycled:
-            if sys.getrefcount(array) == self._free_refcount:  # held by the list and this loop only
-                return array
+        for array, written in recycled:
+            if sys.getrefcount(array) == self._free_refcount:  # held by its pair and this loop only
+                return array, written
         array = np.empty(shape, dtype=dtype)
         if len(recycled) < 4:
-            recycled.append(array)
-            if key == "observation":
-                self._written[id(array)] = np.full(self.num_envs, -2, dtype=np.int64)  # not written yet
-        return array
+            written = np.full(self.num_envs, -2, dtype=np.int64)  # not written yet
+            recycled.append((array, written))
+            return array, written
+        return array, None
 
 
 __all__ = ["HandFootTorchRLEnv"]

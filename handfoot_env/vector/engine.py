@@ -228,6 +228,8 @@ class VectorEngine:
         seats = self._check_seats(seats, len(seats))
         if len(seats) and seats.min() < 0:
             raise ValueError(f"seats must be seat indices from 0 to {self.rules.num_players - 1}, got {seats!r}")
+        if written is not None and out is None:
+            raise ValueError("written says what out holds: pass the array it describes as out")
         shape = (self.batch_size, len(seats), OBS_SIZE)
         out = np.empty(shape, dtype=np.float32) if out is None else _checked_out(out, shape)
         if written is None:

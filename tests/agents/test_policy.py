@@ -77,6 +77,8 @@ def test_a_prior_gives_the_advisors_move_its_chance_and_the_other_legal_moves_th
     policy.save(tmp_path / "m.pt", RULES)
     loaded, _, _ = Policy.load(tmp_path / "m.pt")
     assert loaded.advisor_prior == 0.9
+    # version 3, which a handfoot from before priors refuses (it would play the residual alone)
+    assert torch.load(tmp_path / "m.pt", weights_only=False)["version"] == 3
     assert np.array_equal(PPOAgent(loaded, RULES).act(observations, masks), advised)
     with pytest.raises(ValueError, match="advisor_prior"):
         Policy((16,), advisor=False, advisor_prior=0.9)

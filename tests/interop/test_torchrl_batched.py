@@ -143,6 +143,7 @@ def test_the_mover_view_mode_stays_right_through_reused_arrays_and_partial_reset
     mover.set_seed(3)
     a, b = full.reset(), mover.reset()
     generator = torch.Generator().manual_seed(2)
+    handed_out = []
     for _ in range(1500):
         legal = torch.from_numpy(mover.engine.legal_mask().copy())
         for group in full.group_map:
@@ -158,8 +159,10 @@ def test_the_mover_view_mode_stays_right_through_reused_arrays_and_partial_reset
             b[group, "action"] = a[group, "action"]
         _, a = full.step_and_maybe_reset(a)
         _, b = mover.step_and_maybe_reset(b)
+        handed_out.append(b["side_0", "observation"].data_ptr())
     assert full.engine.states["seed"].max() >= 3 + 6 + 2, "games were reset along the way"
-    assert len(mover._written) >= 2, "observation arrays were reused"
+    # (a step with a reset hands out TorchRL's own merged tensor; the others reuse this env's arrays)
+    assert max(handed_out.count(pointer) for pointer in set(handed_out)) > 300, "arrays were handed out again"
 
 
 @pytest.mark.parametrize("observe", ["all", "mover"])
@@ -182,7 +185,7 @@ def test_arrays_reused_between_steps_never_change_what_a_caller_holds(observe):
     assert all(torch.equal(view, copy["side_1", "observation"][1:]) for view, copy in zip(views, copies, strict=True))
     # and once nothing holds a step, its arrays are handed out again (the point of it)
     del kept, views, copies, held, copy
-    pooled = {array.ctypes.data for array in env._recycled["side_0", "observation"]}
+    pooled = {array.ctypes.data for array, _ in env._recycled["side_0", "observation"]}
     handed_out = []
     for _ in range(10):
         _, td = env.step_and_maybe_reset(random_actions(env, td, generator))

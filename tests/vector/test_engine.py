@@ -141,7 +141,8 @@ def test_look_is_the_mover_its_mask_and_its_view_in_one_pass(batch_size):
         assert np.array_equal(movers, engine.current_player)
         assert np.array_equal(masks, engine.legal_mask())
         assert np.array_equal(views, engine.observe())
-        assert views is not engine.observe() and masks is not engine.legal_mask()  # buffers of its own
+        # buffers of its own, which legal_mask and observe do not write
+        assert not np.shares_memory(views, engine.observe()) and not np.shares_memory(masks, engine.legal_mask())
         engine.step(random_actions(engine.legal_mask(), rng))
 
 
@@ -166,6 +167,8 @@ def test_observe_movers_puts_each_movers_view_in_its_slot_and_zeros_elsewhere(ba
     for bad in (np.zeros((batch_size, 3, O.OBS_SIZE), dtype=np.float32), np.zeros((batch_size, 2, O.OBS_SIZE))):
         with pytest.raises(ValueError, match="out must"):
             engine.observe_movers(group, out=bad)
+    with pytest.raises(ValueError, match="written says what out holds"):
+        engine.observe_movers(group, written=np.full(batch_size, -1))
     for bad_seats in (np.array([-1, 2]), np.array(1), [[1, 3]]):
         with pytest.raises(ValueError, match="seats must"):
             engine.observe_movers(bad_seats)

@@ -172,8 +172,9 @@ class PPO:
             self.anchor.load_state_dict(state["anchor"])
         elif self.hp.anchor_coef > 0:
             raise ValueError(
-                "ppo.anchor_coef needs the warm-start policy, which this run did not keep "
-                "(it started with anchor_coef 0): resume it with ppo.anchor_coef=0"
+                "ppo.anchor_coef needs the policy it anchors to (the warm start, or the prior of "
+                "network.advisor_prior), which this run did not keep (it started with anchor_coef 0): "
+                "resume it with ppo.anchor_coef=0"
             )
         self.updates = state.get("updates", 0)
         if "generator" in state:

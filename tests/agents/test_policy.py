@@ -23,9 +23,9 @@ VARIANT = params_array({"extra_protected": 2, "feed_penalty": -20, "feed_pile_mi
 RULES = Rules.preset("partnership")
 
 
-def positions(count: int = 64, steps: int = 300):
-    engine = VectorEngine(RULES, batch_size=count, seed=2)
-    heuristic = CompiledHeuristic(RULES)
+def positions(count: int = 64, steps: int = 300, rules: Rules = RULES):
+    engine = VectorEngine(rules, batch_size=count, seed=2)
+    heuristic = CompiledHeuristic(rules)
     for _ in range(steps):
         engine.step(heuristic.act(engine.observe(), engine.legal_mask()))
     return engine.observe().copy(), engine.legal_mask().copy()
@@ -179,15 +179,17 @@ def test_rollouts_sample_from_exactly_the_logits_evaluation_plays(precision):
 
 
 def test_shipped_models_of_version_1_load_as_they_played():
-    """0.4's model files: every column, no clipping, fp32, separate actor and critic."""
-    policy, rules, _ = Policy.load(Path(__file__).resolve().parents[2] / "agents" / "models" / "ppo_partnership.pt")
+    """0.4's model files (the shipped house agent is one): every column, no clipping, fp32,
+    separate actor and critic."""
+    policy, rules, _ = Policy.load(Path(__file__).resolve().parents[2] / "agents" / "models" / "ppo_house.pt")
+    assert rules.preset_name == "house"
     # the 599 columns of observation layout version 1 (the layout grew by appending since)
     assert policy.columns.tolist() == list(range(599)) and (policy.clip, policy.precision, policy.shared) == (
         0.0,
         "fp32",
         False,
     )
-    observations, masks = positions()
+    observations, masks = positions(rules=rules)
     actions = PPOAgent(policy, rules).act(observations, masks)
     assert masks[np.arange(len(masks)), actions].all()
 

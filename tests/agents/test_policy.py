@@ -179,10 +179,10 @@ def test_rollouts_sample_from_exactly_the_logits_evaluation_plays(precision):
 
 
 def test_shipped_models_of_version_1_load_as_they_played():
-    """0.4's model files (the shipped house agent is one): every column, no clipping, fp32,
-    separate actor and critic."""
-    policy, rules, _ = Policy.load(Path(__file__).resolve().parents[2] / "agents" / "models" / "ppo_house.pt")
-    assert rules.preset_name == "house"
+    """0.4's model files (the partnership agent shipped in 0.4, kept here): every column, no
+    clipping, fp32, separate actor and critic."""
+    policy, rules, _ = Policy.load(Path(__file__).with_name("ppo_partnership_v1.pt"))
+    assert rules.preset_name == "partnership"
     # the 599 columns of observation layout version 1 (the layout grew by appending since)
     assert policy.columns.tolist() == list(range(599)) and (policy.clip, policy.precision, policy.shared) == (
         0.0,

@@ -3,18 +3,18 @@
 Layout version 2 (issue 29) appended actions 173-186 and observation fields 599-654 for the
 variations.  A model saved with the old layout loads (``Policy.load`` pads its action layer and
 reads its saved columns) and, under the presets, where the appended actions are never legal
-and the appended fields are zero, must choose exactly what it chose before.
-
-``shipped_play.json`` holds the actions each agent chose in a few games of its own preset.
-The agents shipped before layout version 2 were recorded with the code of layout version 1
+and the appended fields are zero, must choose exactly what it chose before: the partnership
+``ppo`` of 0.4 (``ppo_partnership_v1.pt`` here, shipped until the residual agents replaced it)
+and the tuned heuristics and ``scratch`` were recorded with the code of layout version 1
 (commit 7635b7c) by running this module's ``write`` there::
 
     PYTHONPATH=<a checkout of 7635b7c> python -c \\
         "import sys; sys.path.insert(0, 'tests/agents'); import test_shipped_models as t; t.write()"
 
 An agent shipped later is recorded by the code that ships it, ``write(["ppo partnership 4p"])``
-(the partnership ``ppo`` of ``configs/residual.yaml``, a layout-version-2 model with a prior),
-so that a later change of the loader or the engine that changes its play fails here.
+(the three ``ppo`` agents, residual agents of ``configs/residual*.yaml``: layout-version-2
+models with a prior), so that a later change of the loader or the engine that changes their
+play fails here.
 """
 
 from __future__ import annotations
@@ -35,7 +35,16 @@ AGENTS = (
     ("tuned", "classic", 2),
     ("tuned", "partnership", 4),
     ("tuned", "house", 4),
+    # the shipped partnership ppo of 0.4, a layout-version-1 file (recorded under its old key)
+    (f"ppo:{Path(__file__).with_name('ppo_partnership_v1.pt')}", "partnership", 4),
 )
+V1_KEY = "ppo 0.4 partnership 4p"
+
+
+def key_of(name: str, preset: str, players: int) -> str:
+    return V1_KEY if name.endswith("ppo_partnership_v1.pt") else f"{name} {preset} {players}p"
+
+
 BATCH, STEPS, SEED = 4, 300, 2029
 
 
@@ -57,7 +66,7 @@ def record(name: str, preset: str, players: int) -> list[list[int]]:
 
 
 def record_all() -> dict[str, list[list[int]]]:
-    return {f"{name} {preset} {players}p": record(name, preset, players) for name, preset, players in AGENTS}
+    return {key_of(name, preset, players): record(name, preset, players) for name, preset, players in AGENTS}
 
 
 def write(keys: list[str] | None = None) -> None:
@@ -67,7 +76,7 @@ def write(keys: list[str] | None = None) -> None:
         return
     recorded = json.loads(RECORDED.read_text())
     for name, preset, players in AGENTS:
-        key = f"{name} {preset} {players}p"
+        key = key_of(name, preset, players)
         if key in keys:
             recorded[key] = record(name, preset, players)
     RECORDED.write_text(json.dumps(recorded) + "\n")
@@ -75,5 +84,5 @@ def write(keys: list[str] | None = None) -> None:
 
 @pytest.mark.parametrize("name,preset,players", AGENTS)
 def test_shipped_agent_plays_as_recorded(name, preset, players):
-    expected = json.loads(RECORDED.read_text())[f"{name} {preset} {players}p"]
+    expected = json.loads(RECORDED.read_text())[key_of(name, preset, players)]
     assert record(name, preset, players) == expected

@@ -4,8 +4,9 @@
 (``agents/models/ppo_<preset>.pt``); ``make_agent("ppo:PATH")`` any model saved by
 ``handfoot train`` (a ``.pt`` policy file, or a MaskablePPO ``.zip`` from SB3).
 ``make_agent("scratch")`` is the partnership agent PPO learned from scratch
-(``agents/models/scratch_partnership.pt``). ``make_agent("tuned")`` is the heuristic variant the shipped agent's run found and learned
-from (``agents/models/tuned_<preset>.json``); ``tuned:PATH`` any saved by ``handfoot tune``.
+(``agents/models/scratch_partnership.pt``). ``make_agent("tuned")`` is the heuristic variant
+0.4's search found (``agents/models/tuned_<preset>.json``), on whose move the shipped ``ppo``
+is a residual; ``tuned:PATH`` any saved by ``handfoot tune``.
 An agent used under other rules than it was trained on says so, once, as a warning.
 """
 

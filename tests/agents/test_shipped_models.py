@@ -9,7 +9,7 @@ and the tuned heuristics and ``scratch`` were recorded with the code of layout v
 (commit 7635b7c) by running this module's ``write`` there::
 
     PYTHONPATH=<a checkout of 7635b7c> python -c \\
-        "import sys; sys.path.insert(0, 'tests/agents'); import test_shipped_models as t; t.write()"
+        "import sys; sys.path.insert(0, 'tests/agents'); import test_shipped_models as t; t.write(t.V1_KEYS)"
 
 An agent shipped later is recorded by the code that ships it, ``write(["ppo partnership 4p"])``
 (the three ``ppo`` agents, residual agents of ``configs/residual*.yaml``: layout-version-2
@@ -39,6 +39,8 @@ AGENTS = (
     (f"ppo:{Path(__file__).with_name('ppo_partnership_v1.pt')}", "partnership", 4),
 )
 V1_KEY = "ppo 0.4 partnership 4p"
+# the entries recorded by the code of layout version 1 (the rest by the code that shipped them)
+V1_KEYS = [V1_KEY, "scratch partnership 4p", "tuned classic 2p", "tuned partnership 4p", "tuned house 4p"]
 
 
 def key_of(name: str, preset: str, players: int) -> str:
@@ -74,6 +76,9 @@ def write(keys: list[str] | None = None) -> None:
     if keys is None:
         RECORDED.write_text(json.dumps(record_all()) + "\n")
         return
+    unknown = set(keys) - {key_of(*agent) for agent in AGENTS}
+    if unknown:
+        raise ValueError(f"no such entries: {sorted(unknown)}")
     recorded = json.loads(RECORDED.read_text())
     for name, preset, players in AGENTS:
         key = key_of(name, preset, players)
@@ -82,7 +87,7 @@ def write(keys: list[str] | None = None) -> None:
     RECORDED.write_text(json.dumps(recorded) + "\n")
 
 
-@pytest.mark.parametrize("name,preset,players", AGENTS)
+@pytest.mark.parametrize("name,preset,players", AGENTS, ids=[key_of(*agent) for agent in AGENTS])
 def test_shipped_agent_plays_as_recorded(name, preset, players):
     expected = json.loads(RECORDED.read_text())[key_of(name, preset, players)]
     assert record(name, preset, players) == expected

@@ -25,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
         ("scratch_dmc.yaml", "partnership", 4),
         ("beyond.yaml", "partnership", 4),
         ("residual.yaml", "partnership", 4),
+        ("residual_classic.yaml", "classic", 2),
+        ("residual_house.yaml", "house", 4),
     ],
 )
 def test_shipped_configs_load(name, preset, players):

@@ -83,9 +83,9 @@ class HandFootTorchRLEnv(EnvBase):
         self._seat_group = {int(s): (g, i) for g, seats in self._group_seats.items() for i, s in enumerate(seats)}
         self.engine = VectorEngine(rules, batch_size=self.num_envs, seed=seed, auto_reset=False)
         self._seed: int | None = seed
-        # Per (group, key): arrays handed out before, each with its record of which slot of each
-        # game holds the mover's view (the others hold zeros): see _output_array.
-        self._recycled: dict[tuple[str, str], list[tuple[np.ndarray, np.ndarray]]] = {}
+        # Per (group, key): arrays handed out before; an observation array with its record of
+        # which slot of each game holds the mover's view (the others hold zeros): see _output_array.
+        self._recycled: dict[tuple[str, str], list[tuple[np.ndarray, np.ndarray | None]]] = {}
         # The reference count of an array nothing outside holds, read as _output_array reads it
         # (interpreters count a call's borrowed references differently: 3.14 does not count one).
         for probe, _ in [(np.empty(0), None)]:
@@ -147,7 +147,8 @@ class HandFootTorchRLEnv(EnvBase):
         # longer sure: those rows are written whole next time.
         for pool in self._recycled.values():
             for _, written in pool:
-                written[slice(None) if rows is None else rows] = -2
+                if written is not None:
+                    written[slice(None) if rows is None else rows] = -2
         if rows is None:
             self.engine.reset(self._seed)  # None continues the engine's seed sequence
             self._seed = None
@@ -233,15 +234,17 @@ class HandFootTorchRLEnv(EnvBase):
         games: reusing it made the step about 15% cheaper); what a caller keeps (a rollout's steps,
         a replay buffer's views) is never written again.  A reused observation array is trusted
         to hold what this env last wrote into it (``_observations``): a caller must not write into
-        the tensors it is handed (TorchRL's transforms write new ones).  Returns the array and its
-        record (``engine.observe_movers``' ``written``; None for an array not kept)."""
+        the tensors it is handed (TorchRL's transforms write new ones).  Returns the array and, for
+        a kept observation array, its record (``engine.observe_movers``' ``written``; None for the
+        masks, which are written whole, and for an array not kept)."""
         recycled = self._recycled.setdefault((group, key), [])
         for array, written in recycled:
             if sys.getrefcount(array) == self._free_refcount:  # held by its pair and this loop only
                 return array, written
         array = np.empty(shape, dtype=dtype)
         if len(recycled) < 4:
-            written = np.full(self.num_envs, -2, dtype=np.int64)  # not written yet
+            # Not written yet; only the observations are written in part (observe="mover").
+            written = np.full(self.num_envs, -2, dtype=np.int64) if key == "observation" else None
             recycled.append((array, written))
             return array, written
         return array, None

@@ -13,7 +13,8 @@ Rows (each in a fresh process, the rounds interleaved so that a changing load hi
   learner decision per game and carries the opponents' moves (``gym-vector-same-step``: SAME_STEP).
 * ``torchrl``: ``HandFootTorchRLEnv`` through ``step_and_maybe_reset`` (TorchRL's rollout step), every
   agent's view every step; ``torchrl-mover``: ``observe="mover"``.  Every seat is a learner, so a step
-  is one learner decision per game.
+  is one learner decision per game; the random player draws the action of the agent to move (its
+  ``"mask"``), as the engine row draws one per game, not one for every agent.
 
 Prints one JSON row per row and round, then a table of the medians with each row's share of the
 engine's: steps per wall-clock second, and steps per second of the row's own CPU time (on a machine
@@ -125,11 +126,16 @@ def torchrl_row(n: int, seconds: float, observe: str) -> dict:
     state = {"td": env.reset()}
 
     def step() -> None:
+        # The random player decides for the agents to move (one per game, as in the engine row);
+        # the others' actions are ignored by the env and stay 0.
         td = state["td"]
         for group, agents in env.group_map.items():
-            masks = td[group, "action_mask"].reshape(-1, td[group, "action_mask"].shape[-1]).numpy()
+            masks = td[group, "action_mask"].numpy().reshape(n * len(agents), -1)
+            movers = np.flatnonzero(td[group, "mask"].numpy())
             assert td[group, "observation"].shape[:2] == (n, len(agents))
-            td[group, "action"] = torch.from_numpy(legal_random(masks, rng).reshape(n, len(agents)))
+            actions = np.zeros(n * len(agents), dtype=np.int64)
+            actions[movers] = legal_random(masks[movers], rng)
+            td[group, "action"] = torch.from_numpy(actions.reshape(n, len(agents)))
         _, state["td"] = env.step_and_maybe_reset(td)
 
     return timed(step, seconds, n)

@@ -1,0 +1,37 @@
+"""scripts/bench_batched.py, the batched envs against the raw engine, run as a user runs it (tiny
+budgets): every row plays and lands in the table; bad flags get one line and exit status 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = str(ROOT / "scripts" / "bench_batched.py")
+
+
+def bench(*flags: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, SCRIPT, *flags], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
+    )
+
+
+def test_every_row_plays_and_is_compared_with_the_engine():
+    rows = "engine,gym-vector,torchrl,torchrl-mover"
+    proc = bench("--num-envs", "16", "--seconds", "0.2", "--rounds", "1", "--rows", rows)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    results = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    assert [r["row"] for r in results] == rows.split(",")
+    assert all(r["steps"] > 0 and r["steps_per_sec"] > 0 and r["num_envs"] == 16 for r in results)
+    table = [line for line in proc.stdout.splitlines() if line.startswith("| ")]
+    assert [line.split("|")[1].strip() for line in table[1:]] == rows.split(",")
+    assert table[1].split("|")[4].strip() == "1.00"  # the engine against itself
+
+
+def test_bad_flags_get_one_line_and_exit_status_2():
+    for flags in (("--rows", "engine,nope"), ("--num-envs", "0"), ("--seconds", "0")):
+        proc = bench(*flags)
+        assert proc.returncode == 2, (flags, proc.stderr)
+        assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr

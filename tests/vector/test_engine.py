@@ -7,7 +7,7 @@ import pytest
 
 from handfoot_env import actions as A
 from handfoot_env import observation as O
-from handfoot_env.cards import suited_id
+from handfoot_env.cards import RED_THREE, suited_id
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import Game
 from handfoot_env.reference.deal import add_card
@@ -236,8 +236,8 @@ def _hide_and_shuffle(game: Game, observer: int, rng) -> None:
     # feet and the stock from what is left, red threes included.
     laid = game.rules.red_threes_laid_down
     shuffled = [int(k) for k in rng.permutation(hidden)]
-    pool = [k for k in shuffled if not (laid and k == 3)]
-    reds = [k for k in shuffled if laid and k == 3]
+    pool = [k for k in shuffled if not (laid and k == RED_THREE)]
+    reds = [k for k in shuffled if laid and k == RED_THREE]
     for part in ("hand", "foot"):
         if part == "foot":
             pool = [int(k) for k in rng.permutation(pool + reds)]

@@ -136,10 +136,15 @@ def side_rewards(
 ) -> np.ndarray:
     """The reward of side ``sides[b]`` (``[B]``, or ``[B, k]`` for several) for one step of B
     games, from the fields of ``VectorEngine.step``'s outcome and the finished games' totals."""
-    expand = (-1,) + (1,) * (np.ndim(sides) - 1)
-    if mode == "deal":
-        return np.where(np.asarray(deal_over).reshape(expand), margin(deal_scores, sides), 0.0)
-    return np.where(np.asarray(game_over).reshape(expand), game_result(final_totals, sides), 0.0)
+    sides = np.asarray(sides)
+    ended = np.flatnonzero(deal_over if mode == "deal" else game_over)
+    rewards = np.zeros(sides.shape, dtype=np.float64)
+    if len(ended):  # most steps end no deal: score only the games that did
+        if mode == "deal":
+            rewards[ended] = margin(np.asarray(deal_scores)[ended], sides[ended])
+        else:
+            rewards[ended] = game_result(np.asarray(final_totals)[ended], sides[ended])
+    return rewards
 
 
 def seat_rewards(

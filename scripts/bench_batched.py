@@ -15,6 +15,18 @@ Rows (each in a fresh process, the rounds interleaved so that a changing load hi
   agent's view every step; ``torchrl-mover``: ``observe="mover"``.  Every seat is a learner, so a step
   is one learner decision per game; the random player draws the action of the agent to move (its
   ``"mask"``), as the engine row draws one per game, not one for every agent.
+  ``torchrl-mover-merge`` (not run by default): ``observe="mover"`` restarting ended games TorchRL's
+  own way (``EnvBase.maybe_reset``: a partial reset merged into every row with ``torch.where``),
+  to show what the env's own ``maybe_reset`` saves.
+
+Every row first plays ``--warmup`` steps (default 1,100, about a random partnership game) and
+counts the steps and games ended while timed.  Games dealt together end together (random games
+last 988-1,208 decisions), so a short run from a fresh deal would time no game ending at all and
+no reset; a run goes on for hours with about one game ending a step at 1,024 games.  The engine
+and TorchRL rows therefore restart a tenth of their games at each tenth of the warm-up (the
+engine's ``reset_games``, TorchRL's partial ``reset`` with ``"_reset"`` flags), so that their games
+are of every age when timing starts; the Gymnasium rows, whose learner steps each carry about
+four decisions, play the warm-up through, four games' lengths.
 
 Prints one JSON row per row and round, then a table of the medians with each row's share of the
 engine's: steps per wall-clock second, and steps per second of the row's own CPU time (on a machine
@@ -35,22 +47,31 @@ from pathlib import Path
 
 import numpy as np
 
-ROWS = ("engine", "gym-vector", "gym-vector-same-step", "torchrl", "torchrl-mover")
+ROWS = ("engine", "gym-vector", "gym-vector-same-step", "torchrl", "torchrl-mover", "torchrl-mover-merge")
+DEFAULT_ROWS = ROWS[:5]
 PRESET = "partnership"
 
 
-def timed(step, seconds: float, per_step: int) -> dict:
-    """Steps/s of ``step()`` over ``seconds`` (after a short warm-up): per wall-clock second, and per
-    second of this process's CPU time (what the steps cost, whatever share of a busy machine the
-    process got)."""
-    for _ in range(5):
+def timed(step, seconds: float, per_step: int, warmup: int, restart=None) -> dict:
+    """Steps/s of ``step()`` (which returns the number of games that ended) over ``seconds``, after
+    ``warmup`` steps: per wall-clock second, and per second of this process's CPU time (what the
+    steps cost, whatever share of a busy machine the process got).  ``restart(part)``, where given,
+    restarts the games of ``part`` (a tenth of them) at each tenth of the warm-up."""
+    for i in range(warmup):
+        if restart is not None and i % max(warmup // 10, 1) == 0 and i // max(warmup // 10, 1) < 10:
+            restart(i // max(warmup // 10, 1))
         step()
-    steps, start, cpu_start = 0, time.perf_counter(), time.process_time()
+    steps, ended, start, cpu_start = 0, 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
-        step()
+        ended += step()
         steps += per_step
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    return {"steps_per_sec": steps / wall, "steps_per_cpu_sec": steps / cpu, "steps": steps}
+    return {"steps_per_sec": steps / wall, "steps_per_cpu_sec": steps / cpu, "steps": steps, "games_ended": ended}
+
+
+def tenth(n: int, part: int) -> np.ndarray:
+    """The games of the ``part``-th tenth of ``n`` (every tenth game, from ``part``)."""
+    return np.arange(part % 10, n, 10)
 
 
 def legal_random(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -65,22 +86,22 @@ def legal_random(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return random_legal_actions(masks, rng)
 
 
-def engine_row(n: int, seconds: float) -> dict:
+def engine_row(n: int, seconds: float, warmup: int) -> dict:
     from handfoot_env import Rules
     from handfoot_env.vector import VectorEngine
 
     engine = VectorEngine(Rules.preset(PRESET), batch_size=n, seed=0)
     rng = np.random.default_rng(0)
 
-    def step() -> None:
+    def step() -> int:
         masks = engine.legal_mask()
         engine.observe()
-        engine.step(legal_random(masks, rng))
+        return int(engine.step(legal_random(masks, rng)).game_over.sum())  # (restarted by the engine)
 
-    return timed(step, seconds, n)
+    return timed(step, seconds, n, warmup, lambda part: engine.reset_games(tenth(n, part)))
 
 
-def gym_row(n: int, seconds: float, mode: str) -> dict:
+def gym_row(n: int, seconds: float, mode: str, warmup: int) -> dict:
     import gymnasium
 
     import handfoot_env
@@ -105,27 +126,32 @@ def gym_row(n: int, seconds: float, mode: str) -> dict:
 
     engine.legal_mask = counted_mask  # how many games' masks a learner step computes
 
-    def step() -> None:
-        observations, _, _, _, infos = envs.step(legal_random(state["infos"]["action_mask"], rng))
+    def step() -> int:
+        observations, _, terminated, truncated, infos = envs.step(legal_random(state["infos"]["action_mask"], rng))
         assert observations.shape[0] == n
         state["infos"] = infos
+        return int((terminated | truncated).sum())
 
-    result = timed(step, seconds, n)
+    result = timed(step, seconds, n, warmup)
     # Legal masks computed per learner step, in whole batches: the learner's, plus one per opponent move.
-    result["masks_per_step"] = round(computed["masks"] / (result["steps"] + 5 * n), 2)
+    result["masks_per_step"] = round(computed["masks"] / (result["steps"] + warmup * n), 2)
     return result
 
 
-def torchrl_row(n: int, seconds: float, observe: str) -> dict:
+def torchrl_row(n: int, seconds: float, observe: str, warmup: int, merge: bool = False) -> dict:
     import torch
 
     from handfoot_env.torchrl_env import HandFootTorchRLEnv
 
     env = HandFootTorchRLEnv(num_envs=n, preset=PRESET, observe=observe)
+    if merge:
+        from torchrl.envs import EnvBase
+
+        env.maybe_reset = lambda td: EnvBase.maybe_reset(env, td)  # TorchRL's own restart
     rng = np.random.default_rng(0)
     state = {"td": env.reset()}
 
-    def step() -> None:
+    def step() -> int:
         # The random player decides for the agents to move (one per game, as in the engine row);
         # the others' actions are ignored by the env and stay 0.
         td = state["td"]
@@ -136,24 +162,31 @@ def torchrl_row(n: int, seconds: float, observe: str) -> dict:
             actions = np.zeros(n * len(agents), dtype=np.int64)
             actions[movers] = legal_random(masks[movers], rng)
             td[group, "action"] = torch.from_numpy(actions.reshape(n, len(agents)))
-        _, state["td"] = env.step_and_maybe_reset(td)
+        transition, state["td"] = env.step_and_maybe_reset(td)  # (TorchRL's collector step)
+        return int(transition["next", "done"].sum())
 
-    return timed(step, seconds, n)
+    def restart(part: int) -> None:
+        flags = torch.zeros((n, 1), dtype=torch.bool)
+        flags[torch.from_numpy(tenth(n, part))] = True
+        state["td"] = env.reset(state["td"].set("_reset", flags))
+
+    return timed(step, seconds, n, warmup, restart)
 
 
-def run_row(row: str, n: int, seconds: float, threads: int) -> dict:
+def run_row(row: str, n: int, seconds: float, threads: int, warmup: int) -> dict:
     import numba
     import torch
 
     numba.set_num_threads(threads)
     torch.set_num_threads(threads)
     if row == "engine":
-        result = engine_row(n, seconds)
+        result = engine_row(n, seconds, warmup)
     elif row.startswith("gym-vector"):
-        result = gym_row(n, seconds, "SameStep" if row.endswith("same-step") else "NextStep")
+        result = gym_row(n, seconds, "SameStep" if row.endswith("same-step") else "NextStep", warmup)
     else:
-        result = torchrl_row(n, seconds, "mover" if row.endswith("mover") else "all")
-    return {"row": row, "num_envs": n, "threads": threads, **result}
+        observe = "mover" if "mover" in row else "all"
+        result = torchrl_row(n, seconds, observe, warmup, merge=row.endswith("merge"))
+    return {"row": row, "num_envs": n, "threads": threads, "warmup": warmup, **result}
 
 
 def main() -> int:
@@ -162,9 +195,13 @@ def main() -> int:
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--rows", default=",".join(ROWS), help=f"comma-separated, from {', '.join(ROWS)}")
+    p.add_argument("--warmup", type=int, default=1100, help="steps played before timing (0: time a fresh deal)")
+    p.add_argument("--rows", default=",".join(DEFAULT_ROWS), help=f"comma-separated, from {', '.join(ROWS)}")
     p.add_argument("--row", help=argparse.SUPPRESS)  # one row, in a child process
     args = p.parse_args()
+    if args.warmup < 0:
+        print("bench_batched: --warmup must be zero or a positive integer", file=sys.stderr)
+        return 2
     for name in ("num_envs", "rounds", "threads"):
         if getattr(args, name) < 1:
             print(f"bench_batched: --{name.replace('_', '-')} must be a positive integer", file=sys.stderr)
@@ -173,7 +210,7 @@ def main() -> int:
         print("bench_batched: --seconds must be positive", file=sys.stderr)
         return 2
     if args.row:
-        print(json.dumps(run_row(args.row, args.num_envs, args.seconds, args.threads)))
+        print(json.dumps(run_row(args.row, args.num_envs, args.seconds, args.threads, args.warmup)))
         return 0
     rows = [r.strip() for r in args.rows.split(",")]
     unknown = [r for r in rows if r not in ROWS]
@@ -191,6 +228,8 @@ def main() -> int:
                 str(args.seconds),
                 "--threads",
                 str(args.threads),
+                "--warmup",
+                str(args.warmup),
             ]
             out = subprocess.run(command, capture_output=True, text=True, check=False)
             if out.returncode != 0:
@@ -200,11 +239,12 @@ def main() -> int:
             print(json.dumps(result), flush=True)
             results[row].append(result)
     print(
-        f"\n{PRESET}, {args.num_envs} games, {args.threads} thread(s), median of {args.rounds} rounds of {args.seconds} s"
+        f"\n{PRESET}, {args.num_envs} games, {args.threads} thread(s), median of {args.rounds} rounds of "
+        f"{args.seconds} s after {args.warmup} steps"
     )
     print(
-        "| row | learner steps/s (median) | runs | vs engine | steps per CPU-second (median) | vs engine |\n"
-        "|---|---|---|---|---|---|"
+        "| row | learner steps/s (median) | runs | vs engine | steps per CPU-second (median) | vs engine "
+        "| games ended a step |\n|---|---|---|---|---|---|---|"
     )
     for r in rows:
         cells = [f"| {r} "]
@@ -216,7 +256,8 @@ def main() -> int:
             else:
                 cells.append(f"| {median:,.0f} ")
             cells.append(f"| {median / base:.2f} " if base else "| ")
-        print("".join(cells) + "|")
+        ended = statistics.median(x["games_ended"] * x["num_envs"] / x["steps"] for x in results[r])
+        print("".join(cells) + f"| {ended:.2f} |")
     return 0
 
 

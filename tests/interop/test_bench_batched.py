@@ -19,19 +19,20 @@ def bench(*flags: str) -> subprocess.CompletedProcess:
 
 
 def test_every_row_plays_and_is_compared_with_the_engine():
-    rows = "engine,gym-vector,torchrl,torchrl-mover"
-    proc = bench("--num-envs", "16", "--seconds", "0.2", "--rounds", "1", "--rows", rows)
+    rows = "engine,gym-vector,torchrl,torchrl-mover,torchrl-mover-merge"
+    proc = bench("--num-envs", "16", "--seconds", "0.2", "--rounds", "1", "--warmup", "40", "--rows", rows)
     assert proc.returncode == 0, proc.stderr[-3000:]
     results = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     assert [r["row"] for r in results] == rows.split(",")
     assert all(r["steps"] > 0 and r["steps_per_sec"] > 0 and r["num_envs"] == 16 for r in results)
+    assert all(r["warmup"] == 40 and r["games_ended"] >= 0 for r in results)
     table = [line for line in proc.stdout.splitlines() if line.startswith("| ")]
     assert [line.split("|")[1].strip() for line in table[1:]] == rows.split(",")
     assert table[1].split("|")[4].strip() == "1.00"  # the engine against itself
 
 
 def test_bad_flags_get_one_line_and_exit_status_2():
-    for flags in (("--rows", "engine,nope"), ("--num-envs", "0"), ("--seconds", "0")):
+    for flags in (("--rows", "engine,nope"), ("--num-envs", "0"), ("--seconds", "0"), ("--warmup", "-1")):
         proc = bench(*flags)
         assert proc.returncode == 2, (flags, proc.stderr)
         assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr

@@ -166,6 +166,42 @@ def test_the_mover_view_mode_stays_right_through_reused_arrays_and_partial_reset
 
 
 @pytest.mark.parametrize("observe", ["all", "mover"])
+def test_restarting_ended_games_is_torchrls_maybe_reset(observe):
+    """The env's ``maybe_reset`` (the ended games' rows written into copies) hands out what
+    TorchRL's own ``maybe_reset`` (a partial ``reset`` merged with ``torch.where``) does, step for
+    step through many restarts; the transition keeps each ended game's last view; and the
+    action specs' masks follow the new deals (``rand_action`` plays legally)."""
+    from torchrl.envs import EnvBase
+    from torchrl.envs.utils import step_mdp
+
+    rules = one_deal("classic", 2)
+    ours, theirs = (HandFootTorchRLEnv(num_envs=5, rules=rules, observe=observe) for _ in range(2))
+    ours.set_seed(8)
+    theirs.set_seed(8)
+    a, b = ours.reset(), theirs.reset()
+    generator = torch.Generator().manual_seed(4)
+    restarts = 0
+    for _ in range(1200):
+        a = random_actions(ours, a, generator)
+        for group in ours.group_map:
+            b[group, "action"] = a[group, "action"].clone()
+        transition, a = ours.step_and_maybe_reset(a)
+        their_transition = theirs.step(b)
+        b = EnvBase.maybe_reset(theirs, step_mdp(their_transition))
+        restarts += int(transition["next", "done"].sum())
+        keys = [*theirs.full_observation_spec.keys(True, True), *theirs.full_done_spec.keys(True, True)]
+        for key in keys:
+            assert torch.equal(a[key], b[key]), key
+            # the restart wrote into copies: the transition keeps the ended games' last step
+            assert torch.equal(transition["next", key], their_transition["next", key]), key
+        for group in ours.group_map:
+            assert torch.equal(ours.full_action_spec[group, "action"].mask, a[group, "action_mask"])
+        rand = ours.rand_action(a.clone())
+        assert all(a[g, "action_mask"].gather(-1, rand[g, "action"].unsqueeze(-1)).all() for g in ours.group_map)
+    assert restarts >= 10, restarts
+
+
+@pytest.mark.parametrize("observe", ["all", "mover"])
 def test_arrays_reused_between_steps_never_change_what_a_caller_holds(observe):
     """The env writes a step's observations and masks into arrays of earlier steps that nothing
     holds any more; every step a caller keeps, and every view of it, stays as it was handed out."""

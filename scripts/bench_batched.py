@@ -57,9 +57,10 @@ def timed(step, seconds: float, per_step: int, warmup: int, restart=None) -> dic
     ``warmup`` steps: per wall-clock second, and per second of this process's CPU time (what the
     steps cost, whatever share of a busy machine the process got).  ``restart(part)``, where given,
     restarts the games of ``part`` (a tenth of them) at each tenth of the warm-up."""
+    every = max(warmup // 10, 1)
     for i in range(warmup):
-        if restart is not None and i % max(warmup // 10, 1) == 0 and i // max(warmup // 10, 1) < 10:
-            restart(i // max(warmup // 10, 1))
+        if restart is not None and i % every == 0 and i // every < 10:
+            restart(i // every)
         step()
     steps, ended, start, cpu_start = 0, 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:

@@ -245,9 +245,9 @@ class HandFootTorchRLEnv(EnvBase):
     def _finished(self, tensordict: TensorDictBase) -> np.ndarray | None:
         """``[N]``: the games whose done flag (root or any agent's) is set, or None where the
         tensordict lacks a key this env writes (then TorchRL resets it its own way)."""
-        keys = [(g, k) for g in self._group_seats for k in ("observation", "action_mask", "mask")]
-        keys += [(g, k) for g in self._group_seats for k in ("done", "terminated", "truncated")]
-        keys += ["done", "terminated", "truncated"]
+        flags = ("done", "terminated", "truncated")
+        keys: list[str | tuple[str, str]] = [*flags]
+        keys += [(g, k) for g in self._group_seats for k in ("observation", "action_mask", "mask", *flags)]
         if any(tensordict.get(key, None) is None for key in keys):
             return None
         done = tensordict.get("done").reshape(self.num_envs, -1).any(-1)

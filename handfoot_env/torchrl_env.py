@@ -21,8 +21,9 @@ convention), batched over N games:
   side is one seat).  ``group_map`` takes a ``MarlGroupMapType`` or a dict of agent names instead.
 * A finished game is done until it is reset: ``step_and_maybe_reset`` (collectors, rollouts)
   restarts the done games through this env's ``maybe_reset``, which writes their rows alone, and
-  ``reset`` with ``"_reset"`` flags restarts the games named.  ``set_seed(s)`` makes the next reset deal game ``i`` from seed ``s + i`` (the
-  vector engine's seeding); later games continue the sequence.  An illegal action of the agent to
+  ``reset`` with ``"_reset"`` flags restarts the games named.  ``set_seed(s)`` makes the next
+  reset deal game ``i`` from seed ``s + i`` (the vector engine's seeding); later games continue
+  the sequence.  An illegal action of the agent to
   move raises ``IllegalActionError`` naming the game.
 
 This shell imports torch (the ``[train]`` extra), so it sits outside the torch-free core.
@@ -233,14 +234,10 @@ class HandFootTorchRLEnv(EnvBase):
                 new[rows] = value
                 self._note_views(record, rows, values["mask"])
                 tensordict.set((group, key), torch.from_numpy(new).to(self.device))
-            for key in ("done", "terminated", "truncated"):
-                flags = tensordict.get((group, key)).clone()
-                flags[torch.from_numpy(rows)] = False
-                tensordict.set((group, key), flags)
-        for key in ("done", "terminated", "truncated"):
-            flags = tensordict.get(key).clone()
+        for flag_key in self.done_keys:  # the root's and every group's done, terminated, truncated
+            flags = tensordict.get(flag_key).clone()
             flags[torch.from_numpy(rows)] = False
-            tensordict.set(key, flags)
+            tensordict.set(flag_key, flags)
         return tensordict
 
     def _finished(self, tensordict: TensorDictBase) -> np.ndarray | None:

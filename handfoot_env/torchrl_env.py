@@ -83,6 +83,11 @@ class HandFootTorchRLEnv(EnvBase):
         self._group_seats = {g: np.array([seat_of[a] for a in agents]) for g, agents in self.group_map.items()}
         # Every seat's place: its group and its index there (to route the mover's action).
         self._seat_group = {int(s): (g, i) for g, seats in self._group_seats.items() for i, s in enumerate(seats)}
+        # The keys maybe_reset writes (else it leaves the restart to TorchRL).
+        flags = ("done", "terminated", "truncated")
+        self._restart_keys: set[str | tuple[str, str]] = {*flags} | {
+            (g, k) for g in self._group_seats for k in ("observation", "action_mask", "mask", *flags)
+        }
         self.engine = VectorEngine(rules, batch_size=self.num_envs, seed=seed, auto_reset=False)
         self._seed: int | None = seed
         # Per (group, key): arrays handed out before; an observation array with its record of
@@ -92,6 +97,10 @@ class HandFootTorchRLEnv(EnvBase):
         # (interpreters count a call's borrowed references differently: 3.14 does not count one).
         for probe, _ in [(np.empty(0), None)]:
             self._free_refcount = sys.getrefcount(probe)
+        # Per group, after a step in which games ended (observe="mover"): the observation array
+        # handed out, and its twin with its record, holding the same views, which maybe_reset
+        # takes for the next input instead of copying the first.
+        self._twins: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._make_specs()
 
     def _make_group_map(self, group_map) -> dict[str, list[str]]:
@@ -144,6 +153,7 @@ class HandFootTorchRLEnv(EnvBase):
 
     def _reset(self, tensordict: TensorDictBase | None = None, **kwargs: Any) -> TensorDictBase:
         rows = self._rows_to_reset(tensordict)
+        self._twins.clear()
         # TorchRL may write a partial reset's rows into tensors it holds (``_update_during_reset``
         # can, with ``where(..., out=node)``), so what this env's reused arrays hold there is no
         # longer sure: those rows are written whole next time.
@@ -187,13 +197,16 @@ class HandFootTorchRLEnv(EnvBase):
         legal = engine.legal_mask()
         mover = engine.current_player.astype(np.int64)
         over = engine.is_over
+        self._twins.clear()
+        # After a step that ended games, maybe_reset will want the observations twice.
+        twin = rewards is not None and bool(done.any())
         done_t = torch.from_numpy(done.reshape(n_envs, 1).copy())
         out: dict[str, Any] = {"done": done_t, "terminated": done_t.clone(), "truncated": torch.zeros_like(done_t)}
         for group, seats in self._group_seats.items():
             n = len(seats)
             acting = (mover[:, None] == seats[None, :]) & ~over[:, None]
             games, slots = np.nonzero(acting)
-            observation = self._observations(group, seats)
+            observation = self._observations(group, seats, twin)
             # The mover's legal actions, all True for the others (their actions are ignored).
             mask_array, _ = self._output_array(group, "action_mask", (n_envs, n, A.NUM_ACTIONS), np.bool_)
             mask_array.fill(True)
@@ -229,24 +242,28 @@ class HandFootTorchRLEnv(EnvBase):
             return tensordict
         self.engine.reset_games(rows)
         for group, values in self._restarted(rows).items():
+            twin = self._twins.pop(group, None)
             for key, value in values.items():
-                new, record = self._copy_of(group, key, tensordict.get((group, key)))
+                source = tensordict.get((group, key))
+                record: np.ndarray | None
+                if key == "observation" and twin is not None and source.data_ptr() == twin[0].ctypes.data:
+                    new, record = twin[1], twin[2]  # the step's views, written twice by the engine
+                else:
+                    new, record = self._copy_of(group, key, source)
                 new[rows] = value
                 self._note_views(record, rows, values["mask"])
                 tensordict.set((group, key), torch.from_numpy(new).to(self.device))
+            # The spec's mask is the group's action mask (the one just written: no copy of its own).
+            self.full_action_spec[group, "action"].update_mask(tensordict.get((group, "action_mask")))
+        # Every game with a done flag set was restarted, so no flag is set any more.
         for flag_key in self.done_keys:  # the root's and every group's done, terminated, truncated
-            flags = tensordict.get(flag_key).clone()
-            flags[torch.from_numpy(rows)] = False
-            tensordict.set(flag_key, flags)
+            tensordict.set(flag_key, torch.zeros_like(tensordict.get(flag_key)))
         return tensordict
 
     def _finished(self, tensordict: TensorDictBase) -> np.ndarray | None:
         """``[N]``: the games whose done flag (root or any agent's) is set, or None where the
         tensordict lacks a key this env writes (then TorchRL resets it its own way)."""
-        flags = ("done", "terminated", "truncated")
-        keys: list[str | tuple[str, str]] = [*flags]
-        keys += [(g, k) for g in self._group_seats for k in ("observation", "action_mask", "mask", *flags)]
-        if any(tensordict.get(key, None) is None for key in keys):
+        if not self._restart_keys.issubset(tensordict.keys(include_nested=True, leaves_only=True)):
             return None
         done = tensordict.get("done").reshape(self.num_envs, -1).any(-1)
         for group in self._group_seats:
@@ -289,6 +306,14 @@ class HandFootTorchRLEnv(EnvBase):
                 array[rows] = value
                 self._note_views(record, rows, values["mask"])
                 fields[key] = torch.from_numpy(array)
+            spec = self.full_action_spec[group, "action"]
+            spec_mask = (
+                spec.mask.clone()
+                if spec.mask is not None
+                else torch.ones(spec.shape + (A.NUM_ACTIONS,), dtype=torch.bool)
+            )
+            spec_mask[torch.from_numpy(rows)] = torch.from_numpy(values["action_mask"]).to(device)
+            spec.update_mask(spec_mask)
             group_done = torch.zeros((n_envs, n, 1), dtype=torch.bool)
             fields.update(done=group_done, terminated=group_done.clone(), truncated=group_done.clone())
             out[group] = TensorDict(fields, batch_size=(n_envs, n), device=device)
@@ -296,9 +321,8 @@ class HandFootTorchRLEnv(EnvBase):
 
     def _restarted(self, rows: np.ndarray) -> dict[str, dict[str, np.ndarray]]:
         """Per group, the observations, action masks and movers (``"mask"``) of the games in
-        ``rows`` (just dealt): ``[len(rows), n, ...]`` each; the action specs' masks are set
-        there too."""
-        engine, device = self.engine, self.device
+        ``rows`` (just dealt): ``[len(rows), n, ...]`` each."""
+        engine = self.engine
         legal = engine.legal_mask(rows=rows)
         movers = engine.current_player[rows].astype(np.int64)
         mover_views = engine.observe(rows=rows) if self.observe_mode == "mover" else None
@@ -314,26 +338,28 @@ class HandFootTorchRLEnv(EnvBase):
                 observation = engine.observe(np.tile(seats, k), rows=np.repeat(rows, n)).reshape(k, n, OBS_SIZE).copy()
             action_mask = np.ones((k, n, A.NUM_ACTIONS), dtype=bool)
             action_mask[games, slots] = legal[games]
-            spec = self.full_action_spec[group, "action"]
-            spec_mask = (
-                spec.mask.clone()
-                if spec.mask is not None
-                else torch.ones(spec.shape + (A.NUM_ACTIONS,), dtype=torch.bool)
-            )
-            spec_mask[torch.from_numpy(rows)] = torch.from_numpy(action_mask).to(device)
-            spec.update_mask(spec_mask)
             restarted[group] = {"observation": observation, "action_mask": action_mask, "mask": acting}
         return restarted
 
-    def _observations(self, group: str, seats: np.ndarray) -> np.ndarray:
+    def _observations(self, group: str, seats: np.ndarray, twin: bool = False) -> np.ndarray:
         """A group's ``[N, n, OBS_SIZE]`` observations: every seat's own view (``"all"``), or the
-        mover's view in its slot and zeros (``"mover"``)."""
+        mover's view in its slot and zeros (``"mover"``; with ``twin``, also written into a second
+        array kept in ``_twins`` for maybe_reset)."""
         n_envs, n = self.num_envs, len(seats)
-        observation, written = self._output_array(group, "observation", (n_envs, n, OBS_SIZE), np.float32)
+        shape = (n_envs, n, OBS_SIZE)
+        observation, written = self._output_array(group, "observation", shape, np.float32)
         if self.observe_mode == "mover":
             # A reused array still holds what this env wrote into it: only the slots whose view
             # changed are written (its zeros stay), which is most of the cost of this mode.
-            return self.engine.observe_movers(seats, out=observation, written=written)
+            if not twin:
+                return self.engine.observe_movers(seats, out=observation, written=written)
+            copy, copy_written = self._output_array(group, "observation", shape, np.float32)
+            if written is None or copy_written is None:  # arrays not kept have no record
+                written = np.full(n_envs, -2, dtype=np.int64) if written is None else written
+                copy_written = np.full(n_envs, -2, dtype=np.int64) if copy_written is None else copy_written
+            self.engine.observe_movers(seats, out=observation, written=written, twin=(copy, copy_written))
+            self._twins[group] = (observation, copy, copy_written)
+            return observation
         every_game = np.repeat(np.arange(n_envs), n)
         self.engine.observe(np.tile(seats, n_envs), rows=every_game, out=observation.reshape(-1, OBS_SIZE))
         return observation

@@ -187,19 +187,24 @@ def observe_rows_kernel_serial(states, rules, index, seats, observations):
 
 
 @njit(cache=True, parallel=True)
-def observe_movers_kernel_parallel(states, rules, seats, observations, written):
+def observe_movers_kernel_parallel(states, rules, seats, observations, written, twin, twin_written):
     """``observations[b, j]``: the view of ``seats[j]`` in game ``b`` where that seat is to move
     (``legality.mover``) and the game goes on, zeros elsewhere.  ``written[b]`` says what game
     ``b``'s rows hold before the call (-2: anything; -1: zeros; j: zeros but slot j) and after
-    it: only what changed is written (the zeros a caller's reused array already holds are not)."""
+    it: only what changed is written (the zeros a caller's reused array already holds are not).
+    ``twin`` (with its own ``twin_written``; empty for none) gets the same views in the same pass."""
     for b in prange(states.shape[0]):
         written[b] = observe_movers(states[b], rules[0], seats, observations[b], written[b])
+        if twin.shape[0]:
+            twin_written[b] = copy_movers_view(observations[b], written[b], twin[b], twin_written[b])
 
 
 @njit(cache=True)
-def observe_movers_kernel_serial(states, rules, seats, observations, written):
+def observe_movers_kernel_serial(states, rules, seats, observations, written, twin, twin_written):
     for b in range(states.shape[0]):
         written[b] = observe_movers(states[b], rules[0], seats, observations[b], written[b])
+        if twin.shape[0]:
+            twin_written[b] = copy_movers_view(observations[b], written[b], twin[b], twin_written[b])
 
 
 @njit(cache=True)
@@ -214,6 +219,18 @@ def observe_movers(s, rules, seats, observations, written):
             observations[j, :] = 0.0
     if slot >= 0:
         observe(s, rules, to_move, observations[slot])  # it zeroes its row first
+    return slot
+
+
+@njit(cache=True)
+def copy_movers_view(observations, slot, twin, twin_slot):
+    """Make one game's ``twin`` rows (holding what ``twin_slot`` says) equal ``observations``
+    (zeros but ``slot``, just written: still in cache); returns ``twin``'s new record."""
+    for j in range(observations.shape[0]):
+        if j != slot and (twin_slot == -2 or twin_slot == j):
+            twin[j, :] = 0.0
+    if slot >= 0:
+        twin[slot, :] = observations[slot, :]
     return slot
 
 

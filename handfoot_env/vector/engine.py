@@ -67,6 +67,9 @@ def _checked_out(out: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 # From this batch size on, kernels split the games over the cores.
 PARALLEL_FROM = 256
 
+# observe_movers' twin where there is none (the kernels read an empty array as none).
+_NO_TWIN = (np.zeros((0, 0, OBS_SIZE), dtype=np.float32), np.zeros(0, dtype=np.int64))
+
 
 class StepOutcome(NamedTuple):
     """What one step did, per game."""
@@ -210,7 +213,11 @@ class VectorEngine:
         return out
 
     def observe_movers(
-        self, seats: np.ndarray, out: np.ndarray | None = None, written: np.ndarray | None = None
+        self,
+        seats: np.ndarray,
+        out: np.ndarray | None = None,
+        written: np.ndarray | None = None,
+        twin: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> np.ndarray:
         """``[B, len(seats), OBS_SIZE]`` float32: in each game, the view of the seat to move at its
         place among ``seats`` (a group of agents, as multi-agent APIs batch them), zeros for the
@@ -221,7 +228,11 @@ class VectorEngine:
         game ``out`` holds a view in (-1: none, all zeros; -2: unknown) and is updated: with it
         only the mover's slot and the slot it left are written, not every zero again.  It is the
         caller's promise that nothing else wrote into ``out`` since; without it ``out`` is
-        written whole."""
+        written whole.
+
+        ``twin``, an array like ``out`` and its own record (as ``written``), gets the same views
+        in the same pass, for a caller that needs two arrays that will differ in a few games
+        (TorchRL's step output and the restarted games' next input): cheaper than a copy."""
         seats = np.asarray(seats)
         if seats.ndim != 1:
             raise ValueError(f"seats must be a 1-D array of seat indices, got {seats!r}")
@@ -232,17 +243,31 @@ class VectorEngine:
             raise ValueError("written says what out holds: pass the array it describes as out")
         shape = (self.batch_size, len(seats), OBS_SIZE)
         out = np.empty(shape, dtype=np.float32) if out is None else _checked_out(out, shape)
+        written = self._checked_record(written, len(seats), "written")
+        if twin is None:
+            twin_out, twin_written = _NO_TWIN
+        else:
+            if not (isinstance(twin, tuple) and len(twin) == 2):
+                raise ValueError("twin must be a pair (array like out, its record like written)")
+            twin_out, twin_written = _checked_out(twin[0], shape), twin[1]
+            if np.shares_memory(twin_out, out):
+                raise ValueError("twin must be an array apart from out")
+            twin_written = self._checked_record(twin_written, len(seats), "twin's record")
+        self._observe_movers_kernel(self.states, self.kernel_rules, seats, out, written, twin_out, twin_written)
+        return out
+
+    def _checked_record(self, written: np.ndarray | None, slots: int, name: str) -> np.ndarray:
+        """An ``observe_movers`` record: a new one (-2, unknown) for None, else checked."""
         if written is None:
-            written = np.full(self.batch_size, -2, dtype=np.int64)
-        elif not (
+            return np.full(self.batch_size, -2, dtype=np.int64)
+        if not (
             isinstance(written, np.ndarray)
             and written.dtype == np.int64
             and written.shape == (self.batch_size,)
-            and ((written >= -2) & (written < len(seats))).all()
+            and ((written >= -2) & (written < slots)).all()
         ):
-            raise ValueError(f"written must be an int64 array of {self.batch_size} slots from -2 to {len(seats) - 1}")
-        self._observe_movers_kernel(self.states, self.kernel_rules, seats, out, written)
-        return out
+            raise ValueError(f"{name} must be an int64 array of {self.batch_size} slots from -2 to {slots - 1}")
+        return written
 
     def _check_rows(self, rows: np.ndarray) -> np.ndarray:
         """``rows`` as int64 game indices, each checked to be a game of this engine (the kernels

@@ -174,6 +174,32 @@ def test_observe_movers_puts_each_movers_view_in_its_slot_and_zeros_elsewhere(ba
             engine.observe_movers(bad_seats)
 
 
+@pytest.mark.parametrize("batch_size", [7, 300])  # the serial and the parallel kernels
+def test_observe_movers_writes_its_twin_as_a_copy_of_out(batch_size):
+    engine = VectorEngine(Rules.preset("partnership"), batch_size=batch_size, seed=3)
+    rng = np.random.default_rng(6)
+    group, shape = np.array([0, 2]), (batch_size, 2, O.OBS_SIZE)
+    out, written = np.full(shape, 7.0, dtype=np.float32), np.full(batch_size, -2, dtype=np.int64)
+    # Two twins used in turn, so that each one's record is a step behind (the slots it must clear).
+    twins = [np.full(shape, 5.0, dtype=np.float32), np.full(shape, 3.0, dtype=np.float32)]
+    records = [np.full(batch_size, -2, dtype=np.int64), np.full(batch_size, -2, dtype=np.int64)]
+    for step in range(200):
+        engine.step(random_actions(engine.legal_mask(), rng))
+        twin = (twins[step % 2], records[step % 2])
+        engine.observe_movers(group, out=out, written=written, twin=twin)
+        assert np.array_equal(out, engine.observe_movers(group))  # out as if written whole
+        assert np.array_equal(twin[0], out) and np.array_equal(twin[1], written)
+    with pytest.raises(ValueError, match="twin must be an array apart"):
+        engine.observe_movers(group, out=out, written=written, twin=(out, records[0]))
+    for bad, message in [
+        ((np.zeros((batch_size, 3, O.OBS_SIZE), dtype=np.float32), records[0]), "out must"),
+        ((twins[0], np.full(batch_size, 2, dtype=np.int64)), "twin's record must"),
+        (twins[0], "twin must be a pair"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            engine.observe_movers(group, out=np.zeros(shape, dtype=np.float32), twin=bad)
+
+
 @pytest.mark.parametrize(
     "rows,seats",
     [([-1], None), ([7], None), ([[0, 1]], None), ([0.5], None), ([0, 1], [0]), ([0], [4]), ([0], [-2])],

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
+
+import pytest
 
 from handfoot_env import kernel_cache
 
@@ -29,3 +33,20 @@ def test_numba_caches_in_the_folder_of_this_source():
 
     assert numba.config.CACHE_DIR == os.environ["NUMBA_CACHE_DIR"]
     assert kernel_cache.source_hash() in numba.config.CACHE_DIR
+
+
+def test_a_parallel_engine_leaves_torchs_thread_count_as_the_user_set_it():
+    # A fresh process: numba starts its threads once per process.  TorchRL's import starts
+    # torch's threads first, as in a TorchRL user's script, where this was found.
+    script = """
+import torch, torchrl
+torch.set_num_threads(1)
+from handfoot_env import Rules
+from handfoot_env.vector import VectorEngine
+engine = VectorEngine(Rules.preset("partnership"), batch_size=300, seed=0)  # parallel kernels
+engine.legal_mask()
+print(torch.get_num_threads())
+"""
+    pytest.importorskip("torchrl")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert result.stdout.split()[-1] == "1"

@@ -21,7 +21,7 @@ import numpy as np
 
 from handfoot_env import actions as A
 from handfoot_env.errors import IllegalActionError
-from handfoot_env.kernel_cache import compile_once
+from handfoot_env.kernel_cache import compile_once, start_threads
 from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules, require_supported
 from handfoot_env.vector import batch
@@ -101,6 +101,8 @@ class VectorEngine:
         self.states = np.zeros(self.batch_size, dtype=state_dtype())
         self.packs = make_packs(self.batch_size, rules)
         parallel = self.batch_size >= PARALLEL_FROM
+        if parallel:
+            start_threads()  # before torch's thread count can be changed under a user's feet
         self._mask_kernel = batch.mask_kernel_parallel if parallel else batch.mask_kernel_serial
         self._observe_kernel = batch.observe_kernel_parallel if parallel else batch.observe_kernel_serial
         self._observe_movers_kernel = (

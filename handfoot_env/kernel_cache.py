@@ -63,11 +63,14 @@ def start_threads() -> None:
     reads as its own: a user's ``torch.set_num_threads(1)`` silently became one thread per core,
     and on a busy machine a torch copy of a few hundred kB then took 8 ms instead of 0.03."""
     torch = sys.modules.get("torch")  # not imported here: the core runs without torch
-    threads = torch.get_num_threads() if torch is not None else None
     import numba
 
-    numba.get_num_threads()  # starts them, once per process
-    if threads is not None and torch.get_num_threads() != threads:
+    if torch is None:
+        numba.get_num_threads()  # starts them, once per process
+        return
+    threads = torch.get_num_threads()
+    numba.get_num_threads()
+    if torch.get_num_threads() != threads:
         torch.set_num_threads(threads)
 
 

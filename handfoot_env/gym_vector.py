@@ -18,7 +18,10 @@ batch, the opponents' moves batched across games.
   ignores that env's action, starts a new game and returns its first observation (reward 0).
   ``autoreset_mode=AutoresetMode.SAME_STEP`` (what CleanRL's scripts ask of Gymnasium's own vector
   envs) starts the new game within the ending step, the last observation and info in
-  ``infos["final_obs"]`` and ``infos["final_info"]``.  Games never truncate.
+  ``infos["final_obs"]`` and ``infos["final_info"]``.  ``AutoresetMode.DISABLED`` restarts
+  nothing: the user restarts ended envs with ``reset(options={"reset_mask": mask})`` (Gymnasium
+  1.1's partial reset, which every mode takes), and stepping an ended env before that raises
+  ``ResetNeeded``.  Games never truncate.
 * **Masks** are in ``infos["action_mask"]`` (int8, as Gymnasium's Taxi gives them), the same key as
   the single-game env's info, so the observation stays the ``Box`` every shell uses;
   ``action_masks()`` gives them as booleans (sb3-contrib's name).  A game that has just ended has no
@@ -112,10 +115,8 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
             autoreset_mode = AutoresetMode(autoreset_mode)
         except ValueError:
             raise ValueError(
-                f"autoreset_mode must be AutoresetMode.NEXT_STEP or SAME_STEP, got {autoreset_mode!r}"
+                f"autoreset_mode must be AutoresetMode.NEXT_STEP, SAME_STEP or DISABLED, got {autoreset_mode!r}"
             ) from None
-        if autoreset_mode == AutoresetMode.DISABLED:
-            raise ValueError("autoreset_mode DISABLED is not offered: use NEXT_STEP (the default) or SAME_STEP")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
         if rules is None:
@@ -150,7 +151,7 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
         self.learner_side = np.zeros(n, dtype=np.int64)
         self.opponent_index = np.zeros(n, dtype=np.int64)
         self._masks = np.zeros((n, A.NUM_ACTIONS), dtype=bool)
-        self._reset_pending = np.zeros(n, dtype=bool)  # ended last step: next-step autoreset restarts it
+        self._reset_pending = np.zeros(n, dtype=bool)  # ended: restarted by the next step (or a reset)
         self._ended_by_illegal = np.zeros(n, dtype=bool)  # over by an illegal action (the engine's game is not)
         self._carry = np.zeros(n, dtype=np.float64)  # rewards earned in a new game before its first step
         self._seed_rng = np.random.default_rng()
@@ -159,9 +160,9 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
 
     # ------------------------------------------------------------------ the Gymnasium API
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):
-        """New games in every env; ``seed`` fixes them and every random source of the env."""
-        if options:
-            raise ValueError(f"reset takes no options, got {options!r}")
+        """New games in every env; ``seed`` fixes them and every random source of the env.
+        ``options={"reset_mask": mask}`` (bool ``[N]``) restarts only the envs in ``mask``."""
+        reset_mask = _check_options(options, self.num_envs)
         n = self.num_envs
         if isinstance(seed, (list, tuple, np.ndarray)):
             seeds = list(seed)
@@ -169,6 +170,8 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
                 raise ValueError(f"reset needs one seed per env ({n}), got {len(seeds)}")
         else:
             seeds = [None] * n if seed is None else [_check_seed(seed) + i for i in range(n)]
+        if reset_mask is not None:
+            return self._reset_some(np.flatnonzero(reset_mask), seeds)
         first = next((s for s in seeds if s is not None), None)
         if first is not None:
             first = _check_seed(first)
@@ -200,9 +203,44 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
         self._started = True
         return self._observe(), self._infos()
 
+    def _reset_some(self, rows: np.ndarray, seeds: list) -> tuple[np.ndarray, dict[str, Any]]:
+        """A partial reset: new games at ``rows`` only (each from its seed as the single-game env's
+        ``reset(seed=...)`` starts it, or the next of the env's own); the others go on as they
+        were.  The shared random sources (opponents, unseeded deals) are not reseeded."""
+        if not self._started:
+            raise gym.error.ResetNeeded("call reset() (of every env) before a partial reset")
+        given = [seeds[b] for b in rows]
+        if any(s is not None for s in given):
+            game_seeds = np.array(
+                [
+                    np.random.default_rng(_check_seed(s)).integers(0, 2**62)
+                    if s is not None
+                    else self._seed_rng.integers(0, 2**62)
+                    for s in given
+                ],
+                dtype=np.int64,
+            )
+            self.engine.reset_games(rows, seeds=game_seeds)
+        else:
+            self.engine.reset_games(rows)
+        self._reset_pending[rows] = False
+        self._ended_by_illegal[rows] = False
+        self._carry[rows] = 0.0
+        self._seat_games(rows)
+        rewards = np.zeros(self.num_envs)
+        self._masks = self._play_opponents(rewards).copy()  # only the new games have opponents to move
+        self._carry += rewards
+        return self._observe(), self._infos()
+
     def step(self, actions):
         if not self._started:
             raise gym.error.ResetNeeded("call reset() before step()")
+        if self.autoreset_mode == AutoresetMode.DISABLED and self._reset_pending.any():
+            ended = np.flatnonzero(self._reset_pending)
+            raise gym.error.ResetNeeded(
+                f"envs {ended[:10].tolist()}{'...' if len(ended) > 10 else ''} ended: restart them with "
+                "reset(options={'reset_mask': mask}) before stepping (autoreset_mode DISABLED)"
+            )
         actions = self._check_actions(actions)
         n = self.num_envs
         restarting = self._reset_pending.copy()  # next-step autoreset: these envs start a new game now
@@ -384,6 +422,19 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
 
     def _describe(self, b: int) -> str:
         return A.describe(int(self._last_actions[b]), self.rules)
+
+
+def _check_options(options: Any, num_envs: int) -> np.ndarray | None:
+    """``reset``'s options: none, or Gymnasium's ``{"reset_mask": mask}`` (bool ``[N]``, some True);
+    the user's dict is read, not changed (wrappers read it after the env)."""
+    if not options:
+        return None
+    if not isinstance(options, dict) or set(options) != {"reset_mask"}:
+        raise ValueError(f"reset takes no options but reset_mask, got {options!r}")
+    mask = options["reset_mask"]
+    if not (isinstance(mask, np.ndarray) and mask.dtype == np.bool_ and mask.shape == (num_envs,) and mask.any()):
+        raise ValueError(f"options['reset_mask'] must be a bool numpy array of shape ({num_envs},) with a True")
+    return mask
 
 
 def _check_seed(seed: Any) -> int:

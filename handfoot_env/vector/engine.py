@@ -367,11 +367,18 @@ class VectorEngine:
         """ "game b: " naming the game in an error, when there is more than one."""
         return f"game {b}: " if self.batch_size > 1 else ""
 
-    def reset_games(self, index: np.ndarray) -> np.ndarray:
-        """Restart the games at ``index`` with the next unused seeds; returns those seeds."""
+    def reset_games(self, index: np.ndarray, seeds: np.ndarray | None = None) -> np.ndarray:
+        """Restart the games at ``index`` with the next unused seeds (or ``seeds``, one a game);
+        returns the seeds."""
         index = np.asarray(index, dtype=np.int64)
-        seeds = np.arange(self._next_seed, self._next_seed + len(index), dtype=np.int64)
-        self._next_seed += len(index)
+        if seeds is None:
+            seeds = np.arange(self._next_seed, self._next_seed + len(index), dtype=np.int64)
+            self._next_seed += len(index)
+        else:
+            given = np.asarray(seeds)
+            if given.shape != index.shape or (given.dtype.kind not in "iu" and given.size) or (given < 0).any():
+                raise ValueError(f"seeds must be {len(index)} non-negative integers, one for each game restarted")
+            seeds = given.astype(np.int64)
         self._start_games(index, seeds)
         return seeds
 

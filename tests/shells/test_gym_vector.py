@@ -102,6 +102,54 @@ def test_every_game_matches_a_sync_vector_env_of_single_game_envs(mode, preset, 
     assert steps > 20
 
 
+def test_disabled_autoreset_and_partial_resets_match_a_sync_vector_env():
+    """autoreset_mode DISABLED: an ended env waits (stepping it raises ResetNeeded) for
+    reset(options={"reset_mask": ...}), which restarts those envs alone, each from its seed, as
+    Gymnasium's SyncVectorEnv of single-game envs restarts them; the others go on unchanged."""
+    n = 4
+    kwargs = dict(rules=ONE_DEAL["classic"], opponent="greedy")
+    ours = make_vec(n, autoreset_mode=AutoresetMode.DISABLED, **kwargs)
+    sync = gymnasium.make_vec(
+        handfoot_env.GYMNASIUM_ID,
+        num_envs=n,
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": AutoresetMode.DISABLED},
+        **kwargs,
+    )
+    assert ours.metadata["autoreset_mode"] == AutoresetMode.DISABLED
+    rng = np.random.default_rng(0)
+    obs_a, info_a = ours.reset(seed=5)
+    obs_b, _ = sync.reset(seed=5)
+    restarts = 0
+    for step in range(5000):
+        assert data_equivalence(obs_a, obs_b, exact=True), f"step {step}: observations differ"
+        actions = pick(info_a["action_mask"], rng)
+        obs_a, rew_a, term_a, _, info_a = ours.step(actions)
+        obs_b, rew_b, term_b, _, info_b = sync.step(actions)
+        assert data_equivalence(rew_a, rew_b) and data_equivalence(term_a, term_b), f"step {step}"
+        assert data_equivalence(info_a["action_mask"], _rows(info_b["action_mask"], slice(None)))
+        if not term_a.any():
+            continue
+        with pytest.raises(gymnasium.error.ResetNeeded, match="reset_mask"):
+            ours.step(actions)
+        seeds = [1_000 + 10 * step + i for i in range(n)]  # new seeds: not the first games again
+        ended = np.flatnonzero(term_a)
+        obs_a, info_a = ours.reset(seed=seeds, options={"reset_mask": term_a.copy()})
+        obs_b, info_b = sync.reset(seed=seeds, options={"reset_mask": term_b.copy()})
+        for key in ("action_mask", "scores", "learner_side", "deal"):  # sync's: the restarted envs' alone
+            assert data_equivalence(_rows(info_a[key], ended), _rows(info_b[key], ended)), key
+        restarts += 1
+        if restarts == 3:
+            break
+    assert restarts == 3
+    # Gymnasium's vector wrappers read the mask after the env (it is left in the options).
+    wrapped = vector_wrappers.RecordEpisodeStatistics(make_vec(2, autoreset_mode="Disabled"))
+    wrapped.reset(seed=0)
+    options = {"reset_mask": np.array([True, False])}
+    wrapped.reset(options=options)
+    assert "reset_mask" not in options  # popped by the wrapper, after the env read it
+
+
 def test_next_step_autoreset_ignores_the_action_after_an_ending_and_starts_a_new_game():
     envs = make_vec(2, rules=ONE_DEAL["classic"], opponent="random", illegal_action="raise")
     _, infos = envs.reset(seed=3)
@@ -249,7 +297,6 @@ def test_sampled_actions_are_legal_everywhere():
     [
         ({"num_envs": 0}, "num_envs"),
         ({"autoreset_mode": "Sometimes"}, "autoreset_mode"),
-        ({"autoreset_mode": AutoresetMode.DISABLED}, "DISABLED"),
         ({"illegal_action": "ignore"}, "illegal_action"),
         ({"opponent": "nobody"}, "opponent"),
         ({"learner_side": 5}, "learner_side"),
@@ -273,8 +320,19 @@ def test_bad_steps_and_resets_are_one_clear_error():
         envs.reset(seed=[1])
     with pytest.raises(ValueError, match="seed"):
         envs.reset(seed=-1)
-    with pytest.raises(ValueError, match="options"):
-        envs.reset(options={"reset_mask": np.ones(2, dtype=bool)})
+    for options in (
+        {"reset_mask": np.ones(2, dtype=np.int8)},
+        {"reset_mask": np.ones(3, dtype=bool)},
+        {"reset_mask": np.zeros(2, dtype=bool)},
+        {"reset_mask": [True, True]},
+        {"reset_mask": np.ones(2, dtype=bool), "deal": 2},
+        {"deal": 2},
+        ["reset_mask"],
+    ):
+        with pytest.raises(ValueError, match="reset_mask"):
+            envs.reset(options=options)
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        make_vec(2).reset(options={"reset_mask": np.ones(2, dtype=bool)})  # a partial reset of nothing started
 
 
 def test_ansi_render_shows_each_game():

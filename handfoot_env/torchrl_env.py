@@ -234,8 +234,8 @@ class HandFootTorchRLEnv(EnvBase):
         every row of every tensor (``torch.where``, about 10 ms a step at 1,024 games, where a
         game ends in most steps); here the ended games' rows are written into copies of the
         input's tensors (the input's are the step's ``"next"`` ones, which a collector keeps).
-        With ``observe="mover"`` the observations' copy costs nothing more: the step that ended
-        the games had the engine write its views twice (``_twins``)."""
+        With ``observe="mover"`` the observations are not copied: the step that ended the games
+        had the engine write its views twice in one pass (``_twins``), which is cheaper."""
         finished = self._finished(tensordict)
         if finished is None:  # not the keys this env hands out: TorchRL's way
             return super().maybe_reset(tensordict)

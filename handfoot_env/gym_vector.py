@@ -181,27 +181,9 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
             for i, agent in enumerate(self.opponents):
                 if hasattr(agent, "seed"):
                     agent.seed(first + i)
-        # Game i starts as the single-game env's reset(seed=seeds[i]) starts its game.
-        game_seeds = np.array(
-            [
-                np.random.default_rng(_check_seed(s)).integers(0, 2**62)
-                if s is not None
-                else self._seed_rng.integers(0, 2**62)
-                for s in seeds
-            ],
-            dtype=np.int64,
-        )
-        self.engine.reset(seeds=game_seeds)
-        rows = np.arange(n)
-        self._reset_pending[:] = False
-        self._ended_by_illegal[:] = False
-        self._carry[:] = 0.0
-        self._seat_games(rows)
-        rewards = np.zeros(n)
-        self._masks = self._play_opponents(rewards).copy()
-        self._carry += rewards  # a deal cannot end before the learner's first move; kept exact anyway
+        self.engine.reset(seeds=self._game_seeds(seeds))
         self._started = True
-        return self._observe(), self._infos()
+        return self._begin(np.arange(n))
 
     def _reset_some(self, rows: np.ndarray, seeds: list) -> tuple[np.ndarray, dict[str, Any]]:
         """A partial reset: new games at ``rows`` only (each from its seed as the single-game env's
@@ -211,25 +193,35 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
             raise gym.error.ResetNeeded("call reset() (of every env) before a partial reset")
         given = [seeds[b] for b in rows]
         if any(s is not None for s in given):
-            game_seeds = np.array(
-                [
-                    np.random.default_rng(_check_seed(s)).integers(0, 2**62)
-                    if s is not None
-                    else self._seed_rng.integers(0, 2**62)
-                    for s in given
-                ],
-                dtype=np.int64,
-            )
-            self.engine.reset_games(rows, seeds=game_seeds)
+            self.engine.reset_games(rows, seeds=self._game_seeds(given))
         else:
             self.engine.reset_games(rows)
+        return self._begin(rows)
+
+    def _game_seeds(self, seeds: list) -> np.ndarray:
+        """The engine's seed of each game: the one the single-game env's ``reset(seed=s)`` deals
+        from, or the next of the env's own where ``s`` is None."""
+        return np.array(
+            [
+                np.random.default_rng(_check_seed(s)).integers(0, 2**62)
+                if s is not None
+                else self._seed_rng.integers(0, 2**62)
+                for s in seeds
+            ],
+            dtype=np.int64,
+        )
+
+    def _begin(self, rows: np.ndarray) -> tuple[np.ndarray, dict[str, Any]]:
+        """After the games at ``rows`` were dealt: their flags cleared, their sides and opponents
+        drawn, and their opponents moved until the learner is to move (the other games have the
+        learner to move already, or are over)."""
         self._reset_pending[rows] = False
         self._ended_by_illegal[rows] = False
         self._carry[rows] = 0.0
         self._seat_games(rows)
         rewards = np.zeros(self.num_envs)
-        self._masks = self._play_opponents(rewards).copy()  # only the new games have opponents to move
-        self._carry += rewards
+        self._masks = self._play_opponents(rewards).copy()
+        self._carry += rewards  # a deal cannot end before the learner's first move; kept exact anyway
         return self._observe(), self._infos()
 
     def step(self, actions):

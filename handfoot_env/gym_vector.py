@@ -46,6 +46,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from handfoot_env import actions as A
+from handfoot_env.baselines import MASK_ONLY_BASELINES
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.gym_env import ILLEGAL_ACTIONS, resolve_agents
 from handfoot_env.observation import OBS_SIZE
@@ -54,10 +55,6 @@ from handfoot_env.rewards import check_reward_mode, seat_owners, side_rewards
 from handfoot_env.rules import Rules
 from handfoot_env.spaces import observation_box
 from handfoot_env.vector import VectorEngine
-
-# The scripted baselines that decide from the legal mask alone: the opponents' loop computes
-# observations only when an opponent to move reads them.
-MASK_ONLY_BASELINES = ("random", "greedy")
 
 
 class LegalMultiDiscrete(spaces.MultiDiscrete):

@@ -25,6 +25,12 @@ convention), batched over N games:
   reset deal game ``i`` from seed ``s + i`` (the vector engine's seeding); later games continue
   the sequence.  An illegal action of the agent to
   move raises ``IllegalActionError`` naming the game.
+* **Built-in opponents** (``opponent="heuristic"``, a baseline's name or an agent object, as the
+  Gymnasium envs take them): only ``learner_side``'s seats are agents (one group, ``side_0`` by
+  default) and the opponent plays the other seats inside the env, batched across games, so a
+  step is one learner decision per game and carries the opponents' moves (a deal that ends on
+  their turn pays its reward in that step; what they earn for the learner's seats before its first
+  move in a new game, in its first step).  ``set_seed`` seeds the opponent too.
 
 This shell imports torch (the ``[train]`` extra), so it sits outside the torch-free core.
 """
@@ -42,6 +48,7 @@ from torchrl.envs import EnvBase
 from torchrl.envs.utils import MarlGroupMapType, check_marl_grouping
 
 from handfoot_env import actions as A
+from handfoot_env.baselines import BASELINE_NAMES, MASK_ONLY_BASELINES, make_baseline
 from handfoot_env.observation import OBS_HIGH, OBS_LOW, OBS_SIZE
 from handfoot_env.rewards import check_reward_mode, seat_rewards
 from handfoot_env.rules import Rules
@@ -65,6 +72,8 @@ class HandFootTorchRLEnv(EnvBase):
         observe: str = "all",
         seed: int = 0,
         device: torch.device | str | None = "cpu",
+        opponent: Any = None,
+        learner_side: int = 0,
     ):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer (games stepped together), got {num_envs!r}")
@@ -77,9 +86,17 @@ class HandFootTorchRLEnv(EnvBase):
         self.rules = rules
         self.num_envs = int(num_envs)
         self.reward_mode = check_reward_mode(reward_mode)
-        self.agent_names = [f"player_{seat}" for seat in range(rules.num_players)]
+        if not isinstance(learner_side, (int, np.integer)) or not 0 <= learner_side < rules.num_owners:
+            raise ValueError(f"learner_side must be a side from 0 to {rules.num_owners - 1}, got {learner_side!r}")
+        self.opponent = None if opponent is None else _resolve_opponent(opponent, rules, seed)
+        self._opponent_reads = not (isinstance(opponent, str) and opponent in MASK_ONLY_BASELINES)
+        # With an opponent, the seats it plays are no agents (the env moves them).
+        owners = np.asarray(rules.seat_owners)
+        self._opponent_seat = (owners != learner_side) if self.opponent is not None else np.zeros(len(owners), bool)
+        self.learner_side = int(learner_side)
+        self.agent_names = [f"player_{seat}" for seat in np.flatnonzero(~self._opponent_seat)]
         self.group_map = self._make_group_map(group_map)
-        seat_of = {name: seat for seat, name in enumerate(self.agent_names)}
+        seat_of = {f"player_{seat}": seat for seat in range(rules.num_players)}
         self._group_seats = {g: np.array([seat_of[a] for a in agents]) for g, agents in self.group_map.items()}
         # Every seat's place: its group and its index there (to route the mover's action).
         self._seat_group = {int(s): (g, i) for g, seats in self._group_seats.items() for i, s in enumerate(seats)}
@@ -90,6 +107,8 @@ class HandFootTorchRLEnv(EnvBase):
         }
         self.engine = VectorEngine(rules, batch_size=self.num_envs, seed=seed, auto_reset=False)
         self._seed: int | None = seed
+        # The seats' rewards the opponent earned in a game before its learner's first move.
+        self._carry = np.zeros((self.num_envs, rules.num_players), dtype=np.float32)
         # Per (group, key): arrays handed out before; an observation array with its record of
         # which slot of each game holds the mover's view (the others hold zeros): see _output_array.
         self._recycled: dict[tuple[str, str], list[tuple[np.ndarray, np.ndarray | None]]] = {}
@@ -106,9 +125,10 @@ class HandFootTorchRLEnv(EnvBase):
     def _make_group_map(self, group_map) -> dict[str, list[str]]:
         if group_map is None:
             owners = self.rules.seat_owners
+            sides = [self.learner_side] if self.opponent is not None else range(self.rules.num_owners)
             group_map = {
-                f"side_{side}": [name for name, owner in zip(self.agent_names, owners, strict=True) if owner == side]
-                for side in range(self.rules.num_owners)
+                f"side_{side}": [f"player_{seat}" for seat, owner in enumerate(owners) if owner == side]
+                for side in sides
             }
         elif isinstance(group_map, MarlGroupMapType):
             group_map = group_map.get_group_map(self.agent_names)
@@ -150,6 +170,9 @@ class HandFootTorchRLEnv(EnvBase):
     # ------------------------------------------------------------------ TorchRL's EnvBase
     def _set_seed(self, seed: int | None) -> None:
         self._seed = seed
+        opponent = self.opponent
+        if seed is not None and opponent is not None and hasattr(opponent, "seed"):
+            opponent.seed(seed)
 
     def _reset(self, tensordict: TensorDictBase | None = None, **kwargs: Any) -> TensorDictBase:
         rows = self._rows_to_reset(tensordict)
@@ -164,8 +187,10 @@ class HandFootTorchRLEnv(EnvBase):
         if rows is None:
             self.engine.reset(self._seed)  # None continues the engine's seed sequence
             self._seed = None
+            self._start_games(np.arange(self.num_envs))
             return self._output(None, np.zeros(self.num_envs, dtype=bool))
         self.engine.reset_games(rows)
+        self._start_games(rows)
         return self._reset_output(rows)
 
     def _rows_to_reset(self, tensordict: TensorDictBase | None) -> np.ndarray | None:
@@ -188,7 +213,38 @@ class HandFootTorchRLEnv(EnvBase):
         actions = seat_actions[np.arange(self.num_envs), engine.current_player]
         outcome = engine.step(actions, active=live)
         rewards = seat_rewards(self.rules, self.reward_mode, *outcome, engine.final_totals)
-        return self._output(rewards, outcome.game_over | ~live)
+        done = outcome.game_over | ~live
+        if self.opponent is not None:
+            rewards += self._carry + self._play_opponents()
+            self._carry[:] = 0
+            done |= engine.is_over
+        return self._output(rewards, done)
+
+    # ------------------------------------------------------------------ built-in opponents
+    def _start_games(self, rows: np.ndarray) -> None:
+        """Games just dealt at ``rows``: the opponent moves where it is to move first."""
+        if self.opponent is not None:
+            self._carry[rows] = 0
+            self._carry += self._play_opponents()
+
+    def _play_opponents(self) -> np.ndarray:
+        """The opponent moves, all games at once, until a learner's seat is to move in every game
+        that goes on.  Returns the seats' rewards ``[N, players]`` earned meanwhile."""
+        engine, opponent = self.engine, self.opponent
+        assert opponent is not None
+        earned = np.zeros((self.num_envs, self.rules.num_players), dtype=np.float32)
+        while True:
+            to_move = self._opponent_seat[engine.current_player] & ~engine.is_over
+            movers = np.flatnonzero(to_move)
+            if not len(movers):
+                return earned
+            masks = engine.legal_mask(rows=movers)
+            views = engine.observe(rows=movers) if self._opponent_reads else None
+            actions = np.zeros(self.num_envs, dtype=np.int64)
+            actions[movers] = opponent.act(views, masks)
+            outcome = engine.step(actions, active=to_move)
+            if outcome.deal_over.any():
+                earned += seat_rewards(self.rules, self.reward_mode, *outcome, engine.final_totals)
 
     # ------------------------------------------------------------------ what every agent sees
     def _output(self, rewards: np.ndarray | None, done: np.ndarray) -> TensorDictBase:
@@ -243,6 +299,7 @@ class HandFootTorchRLEnv(EnvBase):
         if not len(rows):
             return tensordict
         self.engine.reset_games(rows)
+        self._start_games(rows)
         for group, values in self._restarted(rows).items():
             twin = self._twins.pop(group, None)
             for key, value in values.items():
@@ -392,6 +449,20 @@ class HandFootTorchRLEnv(EnvBase):
             recycled.append((array, written))
             return array, written
         return array, None
+
+
+def _resolve_opponent(opponent: Any, rules: Rules, seed: int):
+    """An opponent agent from a baseline's name or an agent object (with ``act``)."""
+    if isinstance(opponent, str):
+        if opponent not in BASELINE_NAMES:
+            raise ValueError(
+                f"opponent {opponent!r}: by name the env seats the baselines ({', '.join(BASELINE_NAMES)}); "
+                "pass other agents as objects, e.g. agents.make_agent('ppo')"
+            )
+        return make_baseline(opponent, seed=seed, rules=rules)
+    if not hasattr(opponent, "act"):
+        raise ValueError(f"opponent {opponent!r} is neither a baseline's name nor an agent with act()")
+    return opponent
 
 
 __all__ = ["HandFootTorchRLEnv"]

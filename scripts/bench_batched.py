@@ -15,6 +15,9 @@ Rows (each in a fresh process, the rounds interleaved so that a changing load hi
   agent's view every step; ``torchrl-mover``: ``observe="mover"``.  Every seat is a learner, so a step
   is one learner decision per game; the random player draws the action of the agent to move (its
   ``"mask"``), as the engine row draws one per game, not one for every agent.
+  ``torchrl-vs-random``: ``observe="mover"`` with ``opponent="random"`` built in (as the
+  ``gym-vector`` row): the learner's side is the one group, and a step is one learner decision per
+  game that carries the opponents' moves.
   ``torchrl-mover-merge`` (not run by default): ``observe="mover"`` restarting ended games TorchRL's
   own way (``EnvBase.maybe_reset``: a partial reset merged into every row with ``torch.where``),
   to show what the env's own ``maybe_reset`` saves.
@@ -47,8 +50,16 @@ from pathlib import Path
 
 import numpy as np
 
-ROWS = ("engine", "gym-vector", "gym-vector-same-step", "torchrl", "torchrl-mover", "torchrl-mover-merge")
-DEFAULT_ROWS = ROWS[:5]
+ROWS = (
+    "engine",
+    "gym-vector",
+    "gym-vector-same-step",
+    "torchrl",
+    "torchrl-mover",
+    "torchrl-vs-random",
+    "torchrl-mover-merge",
+)
+DEFAULT_ROWS = ROWS[:6]
 PRESET = "partnership"
 
 
@@ -139,12 +150,14 @@ def gym_row(n: int, seconds: float, mode: str, warmup: int) -> dict:
     return result
 
 
-def torchrl_row(n: int, seconds: float, observe: str, warmup: int, merge: bool = False) -> dict:
+def torchrl_row(
+    n: int, seconds: float, observe: str, warmup: int, merge: bool = False, opponent: str | None = None
+) -> dict:
     import torch
 
     from handfoot_env.torchrl_env import HandFootTorchRLEnv
 
-    env = HandFootTorchRLEnv(num_envs=n, preset=PRESET, observe=observe)
+    env = HandFootTorchRLEnv(num_envs=n, preset=PRESET, observe=observe, opponent=opponent)
     if merge:
         from torchrl.envs import EnvBase
 
@@ -185,8 +198,9 @@ def run_row(row: str, n: int, seconds: float, threads: int, warmup: int) -> dict
     elif row.startswith("gym-vector"):
         result = gym_row(n, seconds, "SameStep" if row.endswith("same-step") else "NextStep", warmup)
     else:
-        observe = "mover" if "mover" in row else "all"
-        result = torchrl_row(n, seconds, observe, warmup, merge=row.endswith("merge"))
+        observe = "mover" if "mover" in row or row.endswith("vs-random") else "all"
+        opponent = "random" if row.endswith("vs-random") else None
+        result = torchrl_row(n, seconds, observe, warmup, merge=row.endswith("merge"), opponent=opponent)
     return {"row": row, "num_envs": n, "threads": threads, "warmup": warmup, **result}
 
 

@@ -54,6 +54,9 @@ BASELINES: dict[str, Callable[[int, Rules | None], Agent]] = {
     "heuristic": _heuristic,
 }
 BASELINE_NAMES = tuple(BASELINES)
+# The baselines that decide from the legal mask alone (they accept None for the observations):
+# the shells' opponent loops compute observations only for an opponent that reads them.
+MASK_ONLY_BASELINES = ("random", "greedy")
 
 
 def make_baseline(name: str, seed: int = 0, rules: Rules | None = None) -> Agent:
@@ -71,4 +74,4 @@ def act_one(agent: Agent, observation: dict) -> int:
     return int(agent.act(obs, mask)[0])
 
 
-__all__ = ["BASELINES", "BASELINE_NAMES", "Agent", "act_one", "make_baseline"]
+__all__ = ["BASELINES", "BASELINE_NAMES", "MASK_ONLY_BASELINES", "Agent", "act_one", "make_baseline"]

@@ -229,6 +229,71 @@ def test_arrays_reused_between_steps_never_change_what_a_caller_holds(observe):
     assert set(handed_out[4:]) <= pooled
 
 
+@pytest.mark.parametrize("preset,players", TABLES)
+def test_built_in_opponents_leave_one_group_that_passes_the_checks(preset, players):
+    env = HandFootTorchRLEnv(num_envs=3, rules=one_deal(preset, players), opponent="random", observe="mover")
+    check_env_specs(env, seed=0)
+    learners = [f"player_{s}" for s in range(players) if env.rules.seat_owners[s] == 0]
+    assert env.group_map == {"side_0": learners}
+    env.reset()
+    assert (np.asarray(env.rules.seat_owners)[env.engine.current_player] == 0).all(), "a learner moves after a reset"
+
+
+@pytest.mark.parametrize("preset,players,side", [("partnership", 4, 1), ("classic", 3, 2)])
+@pytest.mark.parametrize("seed", [11, 12])
+def test_built_in_opponents_play_the_gymnasium_vector_envs_games(preset, players, side, seed):
+    """With an opponent, the env plays the game the Gymnasium vector env plays from the same deal
+    (its ``reset(seed=s)`` deals from a seed drawn from ``s``: given to ``set_seed`` here), with
+    the same learner side and opponent: the learner's view, legal actions, rewards (those earned on
+    the opponent's turns included) and ending, step for step."""
+    import gymnasium
+
+    import handfoot_env
+
+    rules = one_deal(preset, players)
+    gym_envs = gymnasium.make_vec(
+        handfoot_env.GYMNASIUM_ID,
+        num_envs=1,
+        vectorization_mode="vector_entry_point",
+        rules=rules,
+        opponent="greedy",
+        learner_side=side,
+    )
+    observations, infos = gym_envs.reset(seed=seed)
+    env = HandFootTorchRLEnv(num_envs=1, rules=rules, opponent="greedy", learner_side=side, observe="mover")
+    env.set_seed(int(gym_envs.unwrapped.engine.states["seed"][0]))
+    td = env.reset()
+    (group,) = env.group_map
+    rng = np.random.default_rng(seed)
+    for step in range(3000):
+        acting = td[group, "mask"][0].numpy()
+        assert acting.sum() == 1
+        assert np.array_equal(td[group, "observation"][0, acting].numpy()[0], observations[0]), step
+        assert np.array_equal(td[group, "action_mask"][0, acting].numpy()[0], infos["action_mask"][0] == 1)
+        action = rng.choice(np.flatnonzero(infos["action_mask"][0]))
+        td[group, "action"] = torch.full((1, len(acting)), int(action))
+        out = env.step(td)["next"]
+        observations, rewards, terminated, _, infos = gym_envs.step(np.array([action]))
+        assert np.allclose(out[group, "reward"][0].numpy(), rewards[0]), step
+        assert bool(out["done"][0]) == terminated[0]
+        if terminated[0]:
+            break
+        td = out.clone()
+    assert terminated[0], "the game ended within the steps"
+    assert rewards[0] != 0, "the last step paid the deal"
+
+
+def test_built_in_opponents_are_seeded_by_set_seed():
+    def rollout(seed: int):
+        env = HandFootTorchRLEnv(num_envs=3, opponent="random")
+        env.set_seed(seed)
+        torch.manual_seed(0)
+        return env.rollout(60)
+
+    assert (rollout(2) == rollout(2)).all()
+    assert not torch.equal(rollout(2)["side_0", "observation"], rollout(3)["side_0", "observation"])
+
+
 def test_an_illegal_action_is_refused_in_words():
     env = HandFootTorchRLEnv(num_envs=2)
     td = env.reset()
@@ -247,6 +312,10 @@ def test_an_illegal_action_is_refused_in_words():
         ({"observe": "everyone"}, "observe"),
         ({"group_map": {"a": ["player_0"]}}, "group_map"),
         ({"group_map": "sides"}, "group_map"),
+        ({"opponent": "nobody"}, "opponent"),
+        ({"opponent": 3}, "opponent"),
+        ({"opponent": "random", "learner_side": 2}, "learner_side"),
+        ({"opponent": "random", "group_map": {"them": ["player_1"]}}, "group_map"),
     ],
 )
 def test_bad_arguments_are_one_clear_error(kwargs, words):

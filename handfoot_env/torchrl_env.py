@@ -1,4 +1,4 @@
-"""A TorchRL multi-agent env: N games on the vector engine, ``batch_size=[N]``, every seat an agent.
+"""A TorchRL multi-agent env: N games on the vector engine, ``batch_size=[N]``, each seat an agent.
 
     from handfoot_env.torchrl_env import HandFootTorchRLEnv
     env = HandFootTorchRLEnv(num_envs=1024, preset="partnership")
@@ -25,9 +25,9 @@ convention), batched over N games:
   reset deal game ``i`` from seed ``s + i`` (the vector engine's seeding); later games continue
   the sequence.  An illegal action of the agent to
   move raises ``IllegalActionError`` naming the game.
-* **Built-in opponents** (``opponent="heuristic"``, a baseline's name or an agent object, as the
-  Gymnasium envs take them): only ``learner_side``'s seats are agents (one group, ``side_0`` by
-  default) and the opponent plays the other seats inside the env, batched across games, so a
+* **Built-in opponents** (``opponent="heuristic"``: a baseline's name or one agent object with
+  ``act``): only ``learner_side``'s seats are agents (one group, ``side_0`` by default; the side
+  is fixed, so with side 0 the learner opens the game's first deal) and the opponent plays the other seats inside the env, batched across games, so a
   step is one learner decision per game and carries the opponents' moves (a deal that ends on
   their turn pays its reward in that step; what they earn for the learner's seats before its first
   move in a new game, in its first step).  ``set_seed`` seeds the opponent too.
@@ -49,6 +49,7 @@ from torchrl.envs.utils import MarlGroupMapType, check_marl_grouping
 
 from handfoot_env import actions as A
 from handfoot_env.baselines import BASELINE_NAMES, MASK_ONLY_BASELINES, make_baseline
+from handfoot_env.errors import IllegalActionError
 from handfoot_env.observation import OBS_HIGH, OBS_LOW, OBS_SIZE
 from handfoot_env.rewards import check_reward_mode, seat_rewards
 from handfoot_env.rules import Rules
@@ -59,7 +60,8 @@ OBSERVE_MODES = ("all", "mover")
 
 
 class HandFootTorchRLEnv(EnvBase):
-    """N games of Hand and Foot for TorchRL, each seat an agent (see the module)."""
+    """N games of Hand and Foot for TorchRL, each seat an agent, or the learner side's seats
+    against a built-in ``opponent`` (see the module)."""
 
     def __init__(
         self,
@@ -73,7 +75,7 @@ class HandFootTorchRLEnv(EnvBase):
         seed: int = 0,
         device: torch.device | str | None = "cpu",
         opponent: Any = None,
-        learner_side: int = 0,
+        learner_side: int | None = None,
     ):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer (games stepped together), got {num_envs!r}")
@@ -86,11 +88,18 @@ class HandFootTorchRLEnv(EnvBase):
         self.rules = rules
         self.num_envs = int(num_envs)
         self.reward_mode = check_reward_mode(reward_mode)
-        if not isinstance(learner_side, (int, np.integer)) or not 0 <= learner_side < rules.num_owners:
+        if learner_side is not None and opponent is None:
+            raise ValueError("learner_side names the side that plays a built-in opponent: pass opponent= too")
+        learner_side = 0 if learner_side is None else learner_side
+        if (
+            isinstance(learner_side, bool)
+            or not isinstance(learner_side, (int, np.integer))
+            or not 0 <= learner_side < rules.num_owners
+        ):
             raise ValueError(f"learner_side must be a side from 0 to {rules.num_owners - 1}, got {learner_side!r}")
         self.opponent = None if opponent is None else _resolve_opponent(opponent, rules, seed)
         self._opponent_reads = not (isinstance(opponent, str) and opponent in MASK_ONLY_BASELINES)
-        # With an opponent, the seats it plays are no agents (the env moves them).
+        # With an opponent, the seats it plays are not agents (the env moves them).
         owners = np.asarray(rules.seat_owners)
         self._opponent_seat = (owners != learner_side) if self.opponent is not None else np.zeros(len(owners), bool)
         self.learner_side = int(learner_side)
@@ -171,7 +180,7 @@ class HandFootTorchRLEnv(EnvBase):
     def _set_seed(self, seed: int | None) -> None:
         self._seed = seed
         opponent = self.opponent
-        if seed is not None and opponent is not None and hasattr(opponent, "seed"):
+        if seed is not None and callable(getattr(opponent, "seed", None)):
             opponent.seed(seed)
 
     def _reset(self, tensordict: TensorDictBase | None = None, **kwargs: Any) -> TensorDictBase:
@@ -187,10 +196,10 @@ class HandFootTorchRLEnv(EnvBase):
         if rows is None:
             self.engine.reset(self._seed)  # None continues the engine's seed sequence
             self._seed = None
-            self._start_games(np.arange(self.num_envs))
+            self._play_opening_moves(np.arange(self.num_envs))
             return self._output(None, np.zeros(self.num_envs, dtype=bool))
         self.engine.reset_games(rows)
-        self._start_games(rows)
+        self._play_opening_moves(rows)
         return self._reset_output(rows)
 
     def _rows_to_reset(self, tensordict: TensorDictBase | None) -> np.ndarray | None:
@@ -221,7 +230,7 @@ class HandFootTorchRLEnv(EnvBase):
         return self._output(rewards, done)
 
     # ------------------------------------------------------------------ built-in opponents
-    def _start_games(self, rows: np.ndarray) -> None:
+    def _play_opening_moves(self, rows: np.ndarray) -> None:
         """Games just dealt at ``rows``: the opponent moves where it is to move first."""
         if self.opponent is not None:
             self._carry[rows] = 0
@@ -238,11 +247,16 @@ class HandFootTorchRLEnv(EnvBase):
             movers = np.flatnonzero(to_move)
             if not len(movers):
                 return earned
-            masks = engine.legal_mask(rows=movers)
-            views = engine.observe(rows=movers) if self._opponent_reads else None
+            # copies: the engine's buffers are rewritten by its next call, and an agent may keep them
+            masks = engine.legal_mask(rows=movers).copy()
+            views = engine.observe(rows=movers).copy() if self._opponent_reads else None
             actions = np.zeros(self.num_envs, dtype=np.int64)
             actions[movers] = opponent.act(views, masks)
-            outcome = engine.step(actions, active=to_move)
+            try:
+                outcome = engine.step(actions, active=to_move)
+            except IllegalActionError as exc:  # the opponent's fault, not the learner's: say whose
+                name = getattr(opponent, "name", type(opponent).__name__)
+                raise ValueError(f"the built-in opponent {name!r} played an illegal action: {exc}") from None
             if outcome.deal_over.any():
                 earned += seat_rewards(self.rules, self.reward_mode, *outcome, engine.final_totals)
 
@@ -299,7 +313,7 @@ class HandFootTorchRLEnv(EnvBase):
         if not len(rows):
             return tensordict
         self.engine.reset_games(rows)
-        self._start_games(rows)
+        self._play_opening_moves(rows)
         for group, values in self._restarted(rows).items():
             twin = self._twins.pop(group, None)
             for key, value in values.items():
@@ -453,6 +467,8 @@ class HandFootTorchRLEnv(EnvBase):
 
 def _resolve_opponent(opponent: Any, rules: Rules, seed: int):
     """An opponent agent from a baseline's name or an agent object (with ``act``)."""
+    if isinstance(opponent, (list, tuple)):
+        raise ValueError("opponent is one agent here (a pool of opponents is the Gymnasium envs'): pass one")
     if isinstance(opponent, str):
         if opponent not in BASELINE_NAMES:
             raise ValueError(

@@ -239,9 +239,12 @@ def test_built_in_opponents_leave_one_group_that_passes_the_checks(preset, playe
     assert (np.asarray(env.rules.seat_owners)[env.engine.current_player] == 0).all(), "a learner moves after a reset"
 
 
-@pytest.mark.parametrize("preset,players,side", [("partnership", 4, 1), ("classic", 3, 2)])
+@pytest.mark.parametrize(
+    "preset,players,side,opponent",
+    [("partnership", 4, 1, "greedy"), ("classic", 3, 2, "greedy"), ("partnership", 4, 1, "heuristic")],
+)
 @pytest.mark.parametrize("seed", [11, 12])
-def test_built_in_opponents_play_the_gymnasium_vector_envs_games(preset, players, side, seed):
+def test_built_in_opponents_play_the_gymnasium_vector_envs_games(preset, players, side, opponent, seed):
     """With an opponent, the env plays the game the Gymnasium vector env plays from the same deal
     (its ``reset(seed=s)`` deals from a seed drawn from ``s``: given to ``set_seed`` here), with
     the same learner side and opponent: the learner's view, legal actions, rewards (those earned on
@@ -256,11 +259,11 @@ def test_built_in_opponents_play_the_gymnasium_vector_envs_games(preset, players
         num_envs=1,
         vectorization_mode="vector_entry_point",
         rules=rules,
-        opponent="greedy",
+        opponent=opponent,
         learner_side=side,
     )
     observations, infos = gym_envs.reset(seed=seed)
-    env = HandFootTorchRLEnv(num_envs=1, rules=rules, opponent="greedy", learner_side=side, observe="mover")
+    env = HandFootTorchRLEnv(num_envs=1, rules=rules, opponent=opponent, learner_side=side, observe="mover")
     env.set_seed(int(gym_envs.unwrapped.engine.states["seed"][0]))
     td = env.reset()
     (group,) = env.group_map
@@ -284,14 +287,56 @@ def test_built_in_opponents_play_the_gymnasium_vector_envs_games(preset, players
 
 
 def test_built_in_opponents_are_seeded_by_set_seed():
-    def rollout(seed: int):
-        env = HandFootTorchRLEnv(num_envs=3, opponent="random")
+    """``set_seed`` fixes the opponent's own draws too: envs built with other seeds, then given the
+    same ``set_seed``, play the same rollout; one env seeded again repeats itself."""
+
+    def rollout(env: HandFootTorchRLEnv, seed: int):
         env.set_seed(seed)
         torch.manual_seed(0)
         return env.rollout(60)
 
-    assert (rollout(2) == rollout(2)).all()
-    assert not torch.equal(rollout(2)["side_0", "observation"], rollout(3)["side_0", "observation"])
+    first, second = (HandFootTorchRLEnv(num_envs=3, opponent="random", seed=s) for s in (0, 99))
+    assert (rollout(first, 2) == rollout(second, 2)).all()
+    assert (rollout(first, 2) == rollout(first, 2)).all()
+    assert not torch.equal(rollout(first, 2)["side_0", "observation"], rollout(first, 3)["side_0", "observation"])
+
+
+@pytest.mark.parametrize("observe", ["all", "mover"])
+def test_built_in_opponents_through_restarts_are_torchrls_maybe_reset(observe):
+    """With the opponent on the side that opens (the learner's side 1), games restart on the
+    opponent's opening moves, through the env's own ``maybe_reset`` and a partial ``reset``: it
+    hands out what TorchRL's own restart does, step for step, and a learner is to move in every
+    game that goes on."""
+    from torchrl.envs import EnvBase
+    from torchrl.envs.utils import step_mdp
+
+    rules = one_deal("classic", 2)
+    ours, theirs = (
+        HandFootTorchRLEnv(num_envs=5, rules=rules, observe=observe, opponent="random", learner_side=1)
+        for _ in range(2)
+    )
+    ours.set_seed(8)
+    theirs.set_seed(8)
+    a, b = ours.reset(), theirs.reset()
+    generator = torch.Generator().manual_seed(4)
+    restarts = 0
+    for step in range(800):
+        a = random_actions(ours, a, generator)
+        b["side_1", "action"] = a["side_1", "action"].clone()
+        transition, a = ours.step_and_maybe_reset(a)
+        their_transition = theirs.step(b)
+        b = EnvBase.maybe_reset(theirs, step_mdp(their_transition))
+        restarts += int(transition["next", "done"].sum())
+        keys = [*theirs.full_observation_spec.keys(True, True), *theirs.full_done_spec.keys(True, True)]
+        for key in keys:
+            assert torch.equal(a[key], b[key]), key
+            assert torch.equal(transition["next", key], their_transition["next", key]), key
+        assert torch.equal(transition["next", "side_1", "reward"], their_transition["next", "side_1", "reward"])
+        assert (a["side_1", "mask"].sum(1) == 1).all(), "a learner is to move in every game"
+        if step == 400:  # and a partial reset of two games, both envs alike
+            flags = torch.tensor([[True], [False], [False], [True], [False]])
+            a, b = ours.reset(a.set("_reset", flags)), theirs.reset(b.set("_reset", flags.clone()))
+    assert restarts >= 5, restarts
 
 
 def test_an_illegal_action_is_refused_in_words():
@@ -315,6 +360,9 @@ def test_an_illegal_action_is_refused_in_words():
         ({"opponent": "nobody"}, "opponent"),
         ({"opponent": 3}, "opponent"),
         ({"opponent": "random", "learner_side": 2}, "learner_side"),
+        ({"opponent": "random", "learner_side": True}, "learner_side"),
+        ({"learner_side": 1}, "opponent="),
+        ({"opponent": ["random", "greedy"]}, "one agent"),
         ({"opponent": "random", "group_map": {"them": ["player_1"]}}, "group_map"),
     ],
 )

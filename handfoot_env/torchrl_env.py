@@ -179,9 +179,9 @@ class HandFootTorchRLEnv(EnvBase):
     # ------------------------------------------------------------------ TorchRL's EnvBase
     def _set_seed(self, seed: int | None) -> None:
         self._seed = seed
-        opponent = self.opponent
-        if seed is not None and callable(getattr(opponent, "seed", None)):
-            opponent.seed(seed)
+        reseed = getattr(self.opponent, "seed", None)
+        if seed is not None and callable(reseed):
+            reseed(seed)
 
     def _reset(self, tensordict: TensorDictBase | None = None, **kwargs: Any) -> TensorDictBase:
         rows = self._rows_to_reset(tensordict)

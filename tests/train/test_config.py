@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
         ("scratch_dmc.yaml", "partnership", 4),
         ("beyond.yaml", "partnership", 4),
         ("residual.yaml", "partnership", 4),
+        ("residual_anchor.yaml", "partnership", 4),
         ("residual_classic.yaml", "classic", 2),
         ("residual_house.yaml", "house", 4),
     ],
@@ -33,6 +34,12 @@ def test_shipped_configs_load(name, preset, players):
     config = load_config(ROOT / "configs" / name)
     rules = config.make_rules()
     assert isinstance(config, TrainConfig) and (rules.preset_name, rules.num_players) == (preset, players)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "agents" / "models").glob("*.yaml")), ids=lambda path: path.name)
+def test_shipped_agents_configs_load_for_their_preset(path):
+    """Each shipped model's config (``<agent>_<preset>.yaml`` beside it) loads and trains that preset."""
+    assert load_config(path).make_rules().preset_name == path.stem.rsplit("_", 1)[1]
 
 
 @pytest.mark.parametrize("ray_name,twin", [("ray_quick.yaml", "quick.yaml"), ("ray_full.yaml", "full.yaml")])

@@ -6,7 +6,9 @@ import re
 from pathlib import Path
 
 import pytest
+import torch
 
+from handfoot_env.rules import Rules
 from train.config import TrainConfig, load_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,10 +38,37 @@ def test_shipped_configs_load(name, preset, players):
     assert isinstance(config, TrainConfig) and (rules.preset_name, rules.num_players) == (preset, players)
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "agents" / "models").glob("*.yaml")), ids=lambda path: path.name)
-def test_shipped_agents_configs_load_for_their_preset(path):
-    """Each shipped model's config (``<agent>_<preset>.yaml`` beside it) loads and trains that preset."""
-    assert load_config(path).make_rules().preset_name == path.stem.rsplit("_", 1)[1]
+MODELS = ROOT / "agents" / "models"
+# Each shipped model and the config in configs/ whose run it is (its copy sits beside the model).
+SHIPPED_RECIPES = {
+    "ppo_partnership": "residual_anchor.yaml",
+    "ppo_classic": "residual_classic.yaml",
+    "ppo_house": "residual_house.yaml",
+    "scratch_partnership": "scratch.yaml",
+}
+
+
+def test_every_shipped_model_has_a_recipe():
+    assert sorted(path.stem for path in MODELS.glob("*.pt")) == sorted(SHIPPED_RECIPES)
+
+
+@pytest.mark.parametrize("agent,recipe", SHIPPED_RECIPES.items())
+def test_a_shipped_models_config_is_its_recipe_and_matches_the_file(agent, recipe):
+    """``agents/models/<agent>.yaml`` is its recipe in configs/ (but for the run's name and seed),
+    and the model beside it was saved for that config's rules and network."""
+    beside, original = load_config(MODELS / f"{agent}.yaml"), load_config(ROOT / "configs" / recipe)
+    differ = {key for key, value in beside.to_dict().items() if original.to_dict()[key] != value}
+    assert differ <= {"name", "seed"}
+    saved = torch.load(MODELS / f"{agent}.pt", map_location="cpu", weights_only=False)
+    assert Rules.from_dict(saved["rules"]) == beside.make_rules()
+    network = beside.network
+    assert (saved["arch"], saved["shared"], saved["clip"], saved["advisor"]) == (
+        network.arch,
+        network.shared,
+        network.clip,
+        network.advisor,
+    )
+    assert saved.get("advisor_prior", 0.0) == network.advisor_prior
 
 
 @pytest.mark.parametrize("ray_name,twin", [("ray_quick.yaml", "quick.yaml"), ("ray_full.yaml", "full.yaml")])

@@ -56,8 +56,9 @@ def test_every_shipped_model_has_a_recipe():
 def test_a_shipped_models_config_is_its_recipe_and_matches_the_file(agent, recipe):
     """``agents/models/<agent>.yaml`` is its recipe in configs/ (but for the run's name and seed),
     and the model beside it was saved for that config's rules and network."""
-    beside, original = load_config(MODELS / f"{agent}.yaml"), load_config(ROOT / "configs" / recipe)
-    differ = {key for key, value in beside.to_dict().items() if original.to_dict()[key] != value}
+    beside = load_config(MODELS / f"{agent}.yaml")
+    original = load_config(ROOT / "configs" / recipe).to_dict()
+    differ = {key for key, value in beside.to_dict().items() if original[key] != value}
     assert differ <= {"name", "seed"}
     saved = torch.load(MODELS / f"{agent}.pt", map_location="cpu", weights_only=False)
     assert Rules.from_dict(saved["rules"]) == beside.make_rules()

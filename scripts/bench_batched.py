@@ -21,6 +21,9 @@ Rows (each in a fresh process, the rounds interleaved so that a changing load hi
   ``torchrl-mover-merge`` (not run by default): ``observe="mover"`` restarting ended games TorchRL's
   own way (``EnvBase.maybe_reset``: a partial reset merged into every row with ``torch.where``),
   to show what the env's own ``maybe_reset`` saves.
+* ``torchrl-turn``: ``HandFootTurnEnv`` (the player to move at the root, as TorchRL's
+  ``TicTacToeEnv``) through ``step_and_maybe_reset``; a step is one decision per game, made by
+  one policy for every seat (self-play).
 
 Every row first plays ``--warmup`` steps (default 1,100, about a random partnership game) and
 counts the steps and games ended while timed.  Games dealt together end together (random games
@@ -58,8 +61,9 @@ ROWS = (
     "torchrl-mover",
     "torchrl-vs-random",
     "torchrl-mover-merge",
+    "torchrl-turn",
 )
-DEFAULT_ROWS = ROWS[:6]
+DEFAULT_ROWS = (*ROWS[:6], "torchrl-turn")
 PRESET = "partnership"
 
 
@@ -187,6 +191,29 @@ def torchrl_row(
     return timed(step, seconds, n, warmup, restart)
 
 
+def torchrl_turn_row(n: int, seconds: float, warmup: int) -> dict:
+    import torch
+
+    from handfoot_env.torchrl_turn_env import HandFootTurnEnv
+
+    env = HandFootTurnEnv(num_envs=n, preset=PRESET)
+    rng = np.random.default_rng(0)
+    state = {"td": env.reset()}
+
+    def step() -> int:
+        td = state["td"]
+        td["action"] = torch.from_numpy(legal_random(td["action_mask"].numpy(), rng))
+        transition, state["td"] = env.step_and_maybe_reset(td)  # (TorchRL's collector step)
+        return int(transition["next", "done"].sum())
+
+    def restart(part: int) -> None:
+        flags = torch.zeros((n, 1), dtype=torch.bool)
+        flags[torch.from_numpy(tenth(n, part))] = True
+        state["td"] = env.reset(state["td"].set("_reset", flags))
+
+    return timed(step, seconds, n, warmup, restart)
+
+
 def run_row(row: str, n: int, seconds: float, threads: int, warmup: int) -> dict:
     import numba
     import torch
@@ -195,6 +222,8 @@ def run_row(row: str, n: int, seconds: float, threads: int, warmup: int) -> dict
     torch.set_num_threads(threads)
     if row == "engine":
         result = engine_row(n, seconds, warmup)
+    elif row == "torchrl-turn":
+        result = torchrl_turn_row(n, seconds, warmup)
     elif row.startswith("gym-vector"):
         result = gym_row(n, seconds, "SameStep" if row.endswith("same-step") else "NextStep", warmup)
     else:

@@ -19,7 +19,7 @@ def bench(*flags: str) -> subprocess.CompletedProcess:
 
 
 def test_every_row_plays_and_is_compared_with_the_engine():
-    rows = "engine,gym-vector,torchrl,torchrl-mover,torchrl-vs-random,torchrl-mover-merge"
+    rows = "engine,gym-vector,torchrl,torchrl-mover,torchrl-vs-random,torchrl-mover-merge,torchrl-turn"
     proc = bench("--num-envs", "16", "--seconds", "0.2", "--rounds", "1", "--warmup", "40", "--rows", rows)
     assert proc.returncode == 0, proc.stderr[-3000:]
     results = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]

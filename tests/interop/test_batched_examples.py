@@ -1,5 +1,6 @@
-"""The three examples of the batched envs, run unchanged as a user runs them (a script, flags for a
-short budget): examples/gymnasium_vector.py, examples/cleanrl_ppo_masked.py, examples/torchrl_ippo.py."""
+"""The four examples of the batched envs, run unchanged as a user runs them (a script, flags for a
+short budget): examples/gymnasium_vector.py, examples/cleanrl_ppo_masked.py, examples/torchrl_ippo.py,
+examples/torchrl_turn_selfplay.py."""
 
 from __future__ import annotations
 
@@ -62,5 +63,21 @@ def test_the_torchrl_ippo_example_trains():
     )
     assert summary["iterations"] == iterations
     assert summary["agent_steps"] == iterations * num_envs * steps
+    assert summary["games_finished"] >= num_envs and summary["policy_change"] > 0
+    assert all(np.isfinite([row["loss_objective"], row["loss_critic"]]).all() for row in summary["history"])
+
+
+def test_the_torchrl_turn_based_self_play_example_trains():
+    """The turn-based env with TorchRL's Collector, GAE (per side) and ClipPPOLoss for 3 iterations:
+    every collected frame is one decision, games finish and restart, the policy's weights move."""
+    pytest.importorskip("torchrl")
+    iterations, num_envs, steps = 3, 8, 96
+    summary = run_example(
+        "torchrl_turn_selfplay.py",
+        *("--preset", "classic", "--deals", "1", "--iterations", str(iterations)),
+        *("--num-envs", str(num_envs), "--steps", str(steps)),
+    )
+    assert summary["iterations"] == iterations
+    assert summary["steps"] == iterations * num_envs * steps
     assert summary["games_finished"] >= num_envs and summary["policy_change"] > 0
     assert all(np.isfinite([row["loss_objective"], row["loss_critic"]]).all() for row in summary["history"])

@@ -9,7 +9,8 @@ One policy moves for whichever seat is to move (``"turn"``), reading that seat's
 rewards come in the same step (a deal ends on one seat's move and pays both sides), so the critic
 predicts every side's return from the position (``[..., sides]``), GAE runs once per side over
 every step, and each step's advantage is that of the side that moved.  Prints one line per
-iteration and a JSON summary at the end.
+iteration and a JSON summary at the end, with the share of games side 0 wins against random
+play (``--eval-games``; side 0 moves first; a tie counts half) before and after training.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import argparse
 import json
 import time
 
+import numpy as np
 import torch
 from tensordict.nn import TensorDictModule
 from torch import nn
@@ -27,6 +29,7 @@ from torchrl.objectives import ClipPPOLoss
 from torchrl.objectives.value.functional import generalized_advantage_estimate
 
 from handfoot_env import Rules
+from handfoot_env.rewards import game_points
 from handfoot_env.torchrl_turn_env import HandFootTurnEnv
 
 
@@ -44,7 +47,26 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--lmbda", type=float, default=0.95)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch threads (one is fastest on a busy machine)")
+    p.add_argument("--eval-games", type=int, default=64, help="games against random play, before and after")
     return p.parse_args()
+
+
+def share_won_against_random(policy_net: nn.Module, rules: Rules, games: int, seed: int) -> float:
+    """Side 0 moves by the policy's most likely legal action, the other sides at random, until
+    every game is over; the share of points side 0 takes (a win 1, a tie for the top 0.5)."""
+    env = HandFootTurnEnv(num_envs=games, rules=rules, seed=seed)
+    seat_sides = torch.as_tensor(env.seat_sides)
+    generator = torch.Generator().manual_seed(seed)
+    td, over = env.reset(), torch.zeros(games, dtype=torch.bool)
+    while not over.all():  # a game that is over stays over (nothing restarts it here)
+        mask = td["action_mask"]
+        with torch.no_grad():
+            best = policy_net(td["observation"]).masked_fill(~mask, -torch.inf).argmax(-1)
+        anyone = torch.multinomial(mask.float(), 1, generator=generator).reshape(-1)
+        td["action"] = torch.where(seat_sides[td["turn"].reshape(-1)] == 0, best, anyone)
+        td = env.step(td)["next"]
+        over |= td["done"].reshape(-1)
+    return float(game_points(env.engine.final_totals, np.zeros(games, dtype=np.int64)).mean())
 
 
 def main() -> None:
@@ -61,6 +83,7 @@ def main() -> None:
     )
     value_net = nn.Sequential(nn.Linear(observation_size, 256), nn.Tanh(), nn.Linear(256, len(sides)))
     start = [p.detach().clone() for p in policy_net.parameters()]
+    untrained = share_won_against_random(policy_net, rules, args.eval_games, seed=10_000 + args.seed)
     actor = ProbabilisticActor(
         TensorDictModule(policy_net, in_keys=["observation"], out_keys=["logits"]),
         in_keys={"logits": "logits", "mask": "action_mask"},
@@ -135,6 +158,8 @@ def main() -> None:
         "games_finished": games,
         "policy_change": change,
         "seconds": round(time.perf_counter() - started, 1),
+        "untrained_vs_random": untrained,
+        "trained_vs_random": share_won_against_random(policy_net, rules, args.eval_games, seed=10_000 + args.seed),
         "history": history,
     }
     print(json.dumps(summary))

@@ -75,9 +75,10 @@ def test_the_torchrl_turn_based_self_play_example_trains():
     summary = run_example(
         "torchrl_turn_selfplay.py",
         *("--preset", "classic", "--deals", "1", "--iterations", str(iterations)),
-        *("--num-envs", str(num_envs), "--steps", str(steps)),
+        *("--num-envs", str(num_envs), "--steps", str(steps), "--eval-games", "8"),
     )
     assert summary["iterations"] == iterations
     assert summary["steps"] == iterations * num_envs * steps
+    assert 0 <= summary["untrained_vs_random"] <= 1 and 0 <= summary["trained_vs_random"] <= 1
     assert summary["games_finished"] >= num_envs and summary["policy_change"] > 0
     assert all(np.isfinite([row["loss_objective"], row["loss_critic"]]).all() for row in summary["history"])

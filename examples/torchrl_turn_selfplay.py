@@ -10,7 +10,7 @@ rewards come in the same step (a deal ends on one seat's move and pays both side
 predicts every side's return from the position (``[..., sides]``), GAE runs once per side over
 every step, and each step's advantage is that of the side that moved.  Prints one line per
 iteration and a JSON summary at the end, with the share of games side 0 wins against random
-play (``--eval-games``; side 0 moves first; a tie counts half) before and after training.
+play (``--eval-games``; side 0 starts the first deal; a tie counts half) before and after training.
 """
 
 from __future__ import annotations
@@ -51,6 +51,19 @@ def parse_args() -> argparse.Namespace:
     return p.parse_args()
 
 
+class SideCritic(nn.Module):
+    """Every side's value from the mover's view and the mover's side (one-hot)."""
+
+    def __init__(self, observation_size: int, seat_sides: torch.Tensor, sides: int):
+        super().__init__()
+        self.seat_sides, self.sides = seat_sides, sides
+        self.net = nn.Sequential(nn.Linear(observation_size + sides, 256), nn.Tanh(), nn.Linear(256, sides))
+
+    def forward(self, observation: torch.Tensor, turn: torch.Tensor) -> torch.Tensor:
+        mover_side = nn.functional.one_hot(self.seat_sides[turn.squeeze(-1)], self.sides).to(observation.dtype)
+        return self.net(torch.cat([observation, mover_side], dim=-1))
+
+
 def share_won_against_random(policy_net: nn.Module, rules: Rules, games: int, seed: int) -> float:
     """Side 0 moves by the policy's most likely legal action, the other sides at random, until
     every game is over; the share of points side 0 takes (a win 1, a tie for the top 0.5)."""
@@ -81,7 +94,7 @@ def main() -> None:
     policy_net = nn.Sequential(
         nn.Linear(observation_size, 256), nn.Tanh(), nn.Linear(256, 256), nn.Tanh(), nn.Linear(256, env.action_spec.n)
     )
-    value_net = nn.Sequential(nn.Linear(observation_size, 256), nn.Tanh(), nn.Linear(256, len(sides)))
+    value_net = SideCritic(observation_size, seat_sides, len(sides))
     start = [p.detach().clone() for p in policy_net.parameters()]
     untrained = share_won_against_random(policy_net, rules, args.eval_games, seed=10_000 + args.seed)
     actor = ProbabilisticActor(
@@ -100,7 +113,7 @@ def main() -> None:
     )
     loss_module = ClipPPOLoss(
         actor,
-        TensorDictModule(value_net, in_keys=["observation"], out_keys=["state_value"]),
+        TensorDictModule(value_net, in_keys=["observation", "turn"], out_keys=["state_value"]),
         clip_epsilon=0.2,
         entropy_coeff=0.01,
         critic_coeff=0.5,
@@ -118,8 +131,8 @@ def main() -> None:
             advantage, value_target = generalized_advantage_estimate(
                 args.gamma,
                 args.lmbda,
-                value_net(data["observation"]),
-                value_net(data["next", "observation"]),
+                value_net(data["observation"], data["turn"]),
+                value_net(data["next", "observation"], data["next", "turn"]),
                 reward,
                 done,
                 data["next", "terminated"].expand_as(reward),
@@ -128,7 +141,9 @@ def main() -> None:
         mover_side = seat_sides[data["turn"]]  # [..., 1]
         data.set("advantage", advantage.gather(-1, mover_side))
         data.set("value_target", value_target)
-        flat = data.select("observation", "action_mask", "action", "action_log_prob", "advantage", "value_target")
+        flat = data.select(
+            "observation", "turn", "action_mask", "action", "action_log_prob", "advantage", "value_target"
+        )
         flat = flat.reshape(-1)
         steps += flat.batch_size[0]
         games += int(data["next", "done"].sum())

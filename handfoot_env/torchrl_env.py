@@ -20,8 +20,9 @@ convention), batched over N games:
   policy, opponents are other groups, as TorchRL's competitive envs group teams (a ``classic``
   side is one seat).  ``group_map`` takes a ``MarlGroupMapType`` or a dict of agent names instead.
 * A finished game is done until it is reset: ``step_and_maybe_reset`` (collectors, rollouts)
-  restarts the done games through this env's ``maybe_reset``, which writes their rows alone, and
-  ``reset`` with ``"_reset"`` flags restarts the games named.  ``set_seed(s)`` makes the next
+  restarts the done games through this env's ``maybe_reset``, which writes their rows alone (inside
+  a ``TransformedEnv``, which does not pass ``maybe_reset`` on, TorchRL restarts them its own way:
+  the same values, slower), and ``reset`` with ``"_reset"`` flags restarts the games named.  ``set_seed(s)`` makes the next
   reset deal game ``i`` from seed ``s + i`` (the vector engine's seeding); later games continue
   the sequence.  An illegal action of the agent to
   move raises ``IllegalActionError`` naming the game.

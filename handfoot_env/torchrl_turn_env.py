@@ -27,9 +27,11 @@ handed over (README: Using the env from other frameworks).
 
 A finished game is done until it is reset: ``step_and_maybe_reset`` (collectors, rollouts)
 restarts the done games through this env's ``maybe_reset``, which writes their rows alone into
-copies of the step's tensors, and ``reset`` with ``"_reset"`` flags restarts the games named.
-``set_seed(s)`` makes the next reset deal game ``i`` from seed ``s + i`` (the vector engine's
-seeding); later games continue the sequence.
+copies of the step's tensors (inside a ``TransformedEnv``, which does not pass ``maybe_reset`` on,
+TorchRL restarts them its own way: the same values, slower), and ``reset`` with ``"_reset"`` flags
+restarts the games named.  ``set_seed(s)`` makes the next full reset deal game ``i`` from seed
+``s + i`` (the vector engine's seeding); later games, and restarts before it, continue the
+sequence.
 
 This shell imports torch (the ``[train]`` extra), so it sits outside the torch-free core.
 """

@@ -63,6 +63,9 @@ def test_every_game_is_the_grouped_envs_game(preset, players):
         for group in grouped.group_map:
             acting = b[group, "mask"]
             assert torch.equal(a["action_mask"][acting.any(1)], b[group, "action_mask"][acting])
+            seats = torch.as_tensor(grouped._group_seats[group])
+            games, slots = acting.nonzero(as_tuple=True)
+            assert torch.equal(a["turn"][games, 0], seats[slots])  # the seat of the acting slot
         a = random_action(a, generator)
         for group, agents in grouped.group_map.items():  # the mover's action in every slot (others are ignored)
             b[group, "action"] = a["action"][:, None].expand(5, len(agents)).clone()
@@ -140,12 +143,13 @@ def test_a_partial_reset_restarts_only_the_named_games():
     generator = torch.Generator().manual_seed(1)
     for _ in range(30):
         td = env.step(random_action(td, generator))["next"].clone()
-    before = env.engine.states.copy()
+    before, handed = env.engine.states.copy(), td.clone()
     after = env.reset(td.set("_reset", torch.tensor([[False], [True], [False], [False]])))
     states = env.engine.states
     assert (states[[0, 2, 3]] == before[[0, 2, 3]]).all() and states[1] != before[1]
     assert int(states["seed"][1]) == 5 + 4  # the next unused seed
-    assert torch.equal(after["observation"][[0, 2, 3]], td["observation"][[0, 2, 3]])
+    for key in ("observation", "action_mask", "turn"):
+        assert torch.equal(after[key][[0, 2, 3]], handed[key][[0, 2, 3]])
     assert torch.equal(after["observation"][1], torch.from_numpy(env.engine.observe()[1]))
 
 

@@ -41,7 +41,7 @@ def test_shipped_configs_load(name, preset, players):
 MODELS = ROOT / "agents" / "models"
 # Each shipped model and the config in configs/ whose run it is (its copy sits beside the model).
 SHIPPED_RECIPES = {
-    "ppo_partnership": "residual_anchor.yaml",
+    "ppo_partnership": "residual_anchor_anneal.yaml",
     "ppo_classic": "residual_classic.yaml",
     "ppo_house": "residual_house.yaml",
     "scratch_partnership": "scratch.yaml",

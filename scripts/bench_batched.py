@@ -154,6 +154,19 @@ def gym_row(n: int, seconds: float, mode: str, warmup: int) -> dict:
     return result
 
 
+def torchrl_restart(env, state: dict, n: int):
+    """A warm-up's restart for a TorchRL env: TorchRL's partial ``reset`` (``"_reset"`` flags) of
+    the ``part``-th tenth of the games, into ``state["td"]``."""
+    import torch
+
+    def restart(part: int) -> None:
+        flags = torch.zeros((n, 1), dtype=torch.bool)
+        flags[torch.from_numpy(tenth(n, part))] = True
+        state["td"] = env.reset(state["td"].set("_reset", flags))
+
+    return restart
+
+
 def torchrl_row(
     n: int, seconds: float, observe: str, warmup: int, merge: bool = False, opponent: str | None = None
 ) -> dict:
@@ -183,12 +196,7 @@ def torchrl_row(
         transition, state["td"] = env.step_and_maybe_reset(td)  # (TorchRL's collector step)
         return int(transition["next", "done"].sum())
 
-    def restart(part: int) -> None:
-        flags = torch.zeros((n, 1), dtype=torch.bool)
-        flags[torch.from_numpy(tenth(n, part))] = True
-        state["td"] = env.reset(state["td"].set("_reset", flags))
-
-    return timed(step, seconds, n, warmup, restart)
+    return timed(step, seconds, n, warmup, torchrl_restart(env, state, n))
 
 
 def torchrl_turn_row(n: int, seconds: float, warmup: int) -> dict:
@@ -206,12 +214,7 @@ def torchrl_turn_row(n: int, seconds: float, warmup: int) -> dict:
         transition, state["td"] = env.step_and_maybe_reset(td)  # (TorchRL's collector step)
         return int(transition["next", "done"].sum())
 
-    def restart(part: int) -> None:
-        flags = torch.zeros((n, 1), dtype=torch.bool)
-        flags[torch.from_numpy(tenth(n, part))] = True
-        state["td"] = env.reset(state["td"].set("_reset", flags))
-
-    return timed(step, seconds, n, warmup, restart)
+    return timed(step, seconds, n, warmup, torchrl_restart(env, state, n))
 
 
 def run_row(row: str, n: int, seconds: float, threads: int, warmup: int) -> dict:

@@ -29,7 +29,7 @@ six-card melds, games to 20,000).
         e.step(action)
 
 Keywords: `preset` ("partnership", the default of every shell, | "classic" | "house"),
-`num_players`, `rules` (a `Rules`, which overrides both), `render_mode` ("ansi" | "human" |
+`num_players`, `rules` (a `Rules`, played instead of the preset; a `num_players` beside it must agree), `render_mode` ("ansi" | "human" |
 "rgb_array" | None), `reward_mode` ("deal" | "game"), `illegal_action` ("raise" | "terminate")
 and `illegal_reward` (-1). `handfoot_env.env` and `handfoot_env.raw_env` are the same env.
 
@@ -149,7 +149,7 @@ from pettingzoo.utils import wrappers
 from handfoot_env import actions as A
 from handfoot_env.render import render_view, view_of_vector
 from handfoot_env.rewards import check_reward_mode, seat_rewards
-from handfoot_env.rules import Rules
+from handfoot_env.rules import Rules, rules_or_preset
 from handfoot_env.spaces import LegalDiscrete, mask_box, observation_box
 from handfoot_env.vector import VectorEngine
 
@@ -211,9 +211,7 @@ class raw_env(AECEnv):
         illegal_reward: float = -1.0,
     ):
         super().__init__()
-        if rules is None:
-            overrides = {} if num_players is None else {"num_players": num_players}
-            rules = Rules.preset(preset, **overrides)
+        rules = rules_or_preset(rules, preset, num_players)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         if illegal_action not in ILLEGAL_ACTIONS:

@@ -29,7 +29,7 @@ import numpy as np
 from handfoot_env import actions as A
 from handfoot_env.baselines import BASELINE_NAMES, make_baseline
 from handfoot_env.render import render_view, view_of_vector
-from handfoot_env.rules import Rules
+from handfoot_env.rules import Rules, rules_or_preset
 from handfoot_env.seated import SeatedGames
 from handfoot_env.spaces import LegalDiscrete, observation_box
 
@@ -78,8 +78,7 @@ class HandFootGymEnv(gym.Env):
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, got {illegal_action!r}")
         self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
-        if rules is None:
-            rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
+        rules = rules_or_preset(rules, preset, num_players)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
         self.rules = rules

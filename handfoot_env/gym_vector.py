@@ -52,9 +52,9 @@ from handfoot_env.gym_env import ILLEGAL_ACTIONS, resolve_agents
 from handfoot_env.observation import OBS_SIZE
 from handfoot_env.render import render_view, view_of_vector
 from handfoot_env.rewards import check_reward_mode, seat_owners, side_rewards
-from handfoot_env.rules import Rules
+from handfoot_env.rules import Rules, rules_or_preset
 from handfoot_env.spaces import observation_box
-from handfoot_env.vector import VectorEngine
+from handfoot_env.vector import VectorEngine, games_stepped_together
 
 
 class LegalMultiDiscrete(spaces.MultiDiscrete):
@@ -104,8 +104,7 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
     ):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer (games stepped together), got {num_envs!r}")
+        num_envs = games_stepped_together(num_envs)
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, got {illegal_action!r}")
         try:
@@ -116,12 +115,11 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
             ) from None
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
-        if rules is None:
-            rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
+        rules = rules_or_preset(rules, preset, num_players)
         if learner_side is not None and not 0 <= learner_side < rules.num_owners:
             raise ValueError(f"learner_side must be a side from 0 to {rules.num_owners - 1}, got {learner_side}")
         self.rules = rules
-        self.num_envs = int(num_envs)
+        self.num_envs = num_envs
         self.render_mode = render_mode
         self.reward_mode = check_reward_mode(reward_mode)
         self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)

@@ -546,6 +546,16 @@ def unsupported_by_engines(rules: Rules) -> list[str]:
     return []
 
 
+def rules_or_preset(rules: Rules | None, preset: str, num_players: int | None) -> Rules:
+    """The rules an env shell plays: ``rules`` when given, else ``preset`` (with ``num_players``
+    when given).  ``num_players`` beside rules for another count is refused, not ignored."""
+    if rules is None:
+        return Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
+    if num_players is not None and num_players != rules.num_players:
+        raise ValueError(f"num_players={num_players!r} contradicts the given rules ({rules.num_players} players)")
+    return rules
+
+
 def require_supported(rules: Rules) -> None:
     """Raise ``ValueError`` if the engines cannot play these rules yet."""
     problems = unsupported_by_engines(rules)
@@ -565,5 +575,6 @@ __all__ = [
     "SEVENS_BOOKS",
     "Rules",
     "require_supported",
+    "rules_or_preset",
     "unsupported_by_engines",
 ]

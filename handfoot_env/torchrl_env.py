@@ -53,8 +53,8 @@ from handfoot_env.baselines import BASELINE_NAMES, MASK_ONLY_BASELINES, make_bas
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.observation import OBS_HIGH, OBS_LOW, OBS_SIZE
 from handfoot_env.rewards import check_reward_mode, seat_rewards
-from handfoot_env.rules import Rules
-from handfoot_env.vector import VectorEngine
+from handfoot_env.rules import Rules, rules_or_preset
+from handfoot_env.vector import VectorEngine, games_stepped_together
 
 # "all": every agent's own view every step; "mover": the view of the agent to move, zeros for the rest.
 OBSERVE_MODES = ("all", "mover")
@@ -78,16 +78,14 @@ class HandFootTorchRLEnv(EnvBase):
         opponent: Any = None,
         learner_side: int | None = None,
     ):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer (games stepped together), got {num_envs!r}")
-        if rules is None:
-            rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
+        num_envs = games_stepped_together(num_envs)
+        rules = rules_or_preset(rules, preset, num_players)
         if observe not in OBSERVE_MODES:
             raise ValueError(f"observe must be one of {', '.join(OBSERVE_MODES)}, got {observe!r}")
-        super().__init__(batch_size=torch.Size([int(num_envs)]), device=device)
+        super().__init__(batch_size=torch.Size([num_envs]), device=device)
         self.observe_mode = observe
         self.rules = rules
-        self.num_envs = int(num_envs)
+        self.num_envs = num_envs
         self.reward_mode = check_reward_mode(reward_mode)
         if learner_side is not None and opponent is None:
             raise ValueError("learner_side names the side that plays a built-in opponent: pass opponent= too")

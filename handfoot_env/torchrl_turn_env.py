@@ -50,8 +50,8 @@ from torchrl.envs import EnvBase
 from handfoot_env import actions as A
 from handfoot_env.observation import OBS_HIGH, OBS_LOW, OBS_SIZE
 from handfoot_env.rewards import check_reward_mode, seat_rewards
-from handfoot_env.rules import Rules
-from handfoot_env.vector import VectorEngine
+from handfoot_env.rules import Rules, rules_or_preset
+from handfoot_env.vector import VectorEngine, games_stepped_together
 
 # The keys of a step's output that maybe_reset rewrites (else it leaves the restart to TorchRL).
 _OUTPUT_KEYS = frozenset({"observation", "action_mask", "turn", "done", "terminated", "truncated"})
@@ -70,13 +70,11 @@ class HandFootTurnEnv(EnvBase):
         seed: int = 0,
         device: torch.device | str | None = "cpu",
     ):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer (games stepped together), got {num_envs!r}")
-        if rules is None:
-            rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
-        super().__init__(batch_size=torch.Size([int(num_envs)]), device=device)
+        num_envs = games_stepped_together(num_envs)
+        rules = rules_or_preset(rules, preset, num_players)
+        super().__init__(batch_size=torch.Size([num_envs]), device=device)
         self.rules = rules
-        self.num_envs = int(num_envs)
+        self.num_envs = num_envs
         self.reward_mode = check_reward_mode(reward_mode)
         self.engine = VectorEngine(rules, batch_size=self.num_envs, seed=seed, auto_reset=False)
         self._seed: int | None = seed

@@ -21,9 +21,10 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from handfoot_env import actions as A
 from handfoot_env.gym_env import resolve_agents
-from handfoot_env.rules import Rules
+from handfoot_env.rules import Rules, rules_or_preset
 from handfoot_env.seated import SeatedGames
 from handfoot_env.spaces import observation_box
+from handfoot_env.vector import games_stepped_together
 
 
 class HandFootVecEnv(VecEnv):
@@ -38,10 +39,8 @@ class HandFootVecEnv(VecEnv):
         reward_mode: str = "deal",
         shaping: float = 0.0,
     ):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer (games stepped together), got {num_envs!r}")
-        if rules is None:
-            rules = Rules.preset(preset, **({} if num_players is None else {"num_players": num_players}))
+        num_envs = games_stepped_together(num_envs)
+        rules = rules_or_preset(rules, preset, num_players)
         self.rules = rules
         self.render_mode = None
         self.games = SeatedGames(

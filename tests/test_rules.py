@@ -15,6 +15,7 @@ from handfoot_env.rules import (
     PRESET_NAMES,
     Rules,
     require_supported,
+    rules_or_preset,
     unsupported_by_engines,
 )
 
@@ -87,6 +88,16 @@ def test_unknown_preset_and_field():
         Rules.preset("bridge")
     with pytest.raises(ValueError, match="unknown rules field 'handsize'"):
         Rules.preset("classic", handsize=13)
+
+
+def test_a_shell_plays_the_given_rules_else_the_preset_and_refuses_a_contradiction():
+    three = Rules.preset("classic", num_players=3)
+    assert rules_or_preset(None, "classic", 3) == three
+    assert rules_or_preset(None, "house", None) == Rules.preset("house")
+    assert rules_or_preset(three, "partnership", None) is three  # the given rules win over the preset
+    assert rules_or_preset(three, "partnership", 3) is three
+    with pytest.raises(ValueError, match="num_players=2 contradicts the given rules \\(3 players\\)"):
+        rules_or_preset(three, "classic", 2)
 
 
 def test_variations_are_configurable():

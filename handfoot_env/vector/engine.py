@@ -79,6 +79,14 @@ class StepOutcome(NamedTuple):
     deal_scores: np.ndarray  # int [B, owners]: the scores of the deal that ended (0 where none did)
 
 
+def games_stepped_together(count: object, name: str = "num_envs") -> int:
+    """``count`` as a number of games stepped together; anything but a positive integer is refused
+    in one line naming the argument (``num_envs`` in the batched shells)."""
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
+        raise ValueError(f"{name} must be a positive integer (games stepped together), got {count!r}")
+    return int(count)
+
+
 class VectorEngine:
     """``batch_size`` games of Hand and Foot stepped together."""
 
@@ -89,13 +97,11 @@ class VectorEngine:
         seed: int = 0,
         auto_reset: bool = True,
     ):
+        self.batch_size = games_stepped_together(batch_size, "batch_size")
         rules = rules if rules is not None else Rules.preset("partnership")
         require_supported(rules)
         compile_once("engine", compile_engine, "about a minute on 2 cores")
-        if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
-            raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
         self.rules = rules
-        self.batch_size = int(batch_size)
         self.auto_reset = auto_reset
         self.kernel_rules = rules.kernel  # the rules as the kernels read them
         self.states = np.zeros(self.batch_size, dtype=state_dtype())

@@ -354,6 +354,7 @@ def test_an_illegal_action_is_refused_in_words():
     "kwargs,words",
     [
         ({"num_envs": 0}, "num_envs"),
+        ({"rules": Rules.preset("classic", num_players=3), "num_players": 2}, "contradicts"),
         ({"observe": "everyone"}, "observe"),
         ({"group_map": {"a": ["player_0"]}}, "group_map"),
         ({"group_map": "sides"}, "group_map"),

@@ -199,7 +199,14 @@ def test_an_illegal_action_is_refused_in_words():
         env.step(td)
 
 
-@pytest.mark.parametrize("kwargs,words", [({"num_envs": 0}, "num_envs"), ({"num_envs": True}, "num_envs")])
+@pytest.mark.parametrize(
+    "kwargs,words",
+    [
+        ({"num_envs": 0}, "num_envs"),
+        ({"num_envs": True}, "num_envs"),
+        ({"rules": Rules.preset("classic", num_players=3), "num_players": 2}, "contradicts"),
+    ],
+)
 def test_bad_arguments_are_one_clear_error(kwargs, words):
     with pytest.raises(ValueError, match=words):
         HandFootTurnEnv(**kwargs)

@@ -178,6 +178,19 @@ def test_bad_keywords_are_clear_errors():
         handfoot_env.env(illegal_action="ignore")
 
 
+def test_every_shell_refuses_a_player_count_that_contradicts_its_rules():
+    from handfoot_env.gym_env import HandFootGymEnv
+    from handfoot_env.gym_vector import HandFootVectorEnv
+    from handfoot_env.vec_env import HandFootVecEnv
+
+    three = Rules.preset("classic", num_players=3)
+    for make in (handfoot_env.env, handfoot_env.raw_env, HandFootGymEnv, HandFootVectorEnv, HandFootVecEnv):
+        with pytest.raises(ValueError, match="contradicts"):
+            make(rules=three, num_players=2)
+        agreeing = make(rules=three, num_players=3)
+        assert getattr(agreeing, "unwrapped", agreeing).rules is three
+
+
 def test_spec_page_tables_match_the_layouts():
     from handfoot_env import aec
     from handfoot_env import observation as O

@@ -29,9 +29,9 @@ six-card melds, games to 20,000).
         e.step(action)
 
 Keywords: `preset` ("partnership", the default of every shell, | "classic" | "house"),
-`num_players`, `rules` (a `Rules`, played instead of the preset; a `num_players` beside it must agree), `render_mode` ("ansi" | "human" |
-"rgb_array" | None), `reward_mode` ("deal" | "game"), `illegal_action` ("raise" | "terminate")
-and `illegal_reward` (-1). `handfoot_env.env` and `handfoot_env.raw_env` are the same env.
+`num_players`, `rules` (a `Rules`, played instead of the preset; a `num_players` beside it
+must agree), `render_mode` ("ansi" | "human" | "rgb_array" | None), `reward_mode` ("deal" |
+"game"), `illegal_action` ("raise" | "terminate") and `illegal_reward` (-1). `handfoot_env.env` and `handfoot_env.raw_env` are the same env.
 
 ## Turns
 

@@ -127,6 +127,11 @@ def resolve_device(device: str) -> torch.device:
     return torch.device(device)
 
 
+def device_label(device: torch.device) -> str:
+    """``cpu``, or ``cuda (NVIDIA H200)``: the kind and, for a GPU, its name."""
+    return device.type if device.type != "cuda" else f"cuda ({torch.cuda.get_device_name(device)})"
+
+
 # ---------------------------------------------------------------------------- inputs
 def advice(observations: np.ndarray, masks: np.ndarray, rules: Rules, params: np.ndarray | None = None) -> np.ndarray:
     """The heuristic's action in each position (compiled, a batch at a time); ``params`` a
@@ -512,6 +517,7 @@ __all__ = [
     "advice",
     "autocast",
     "compact_columns",
+    "device_label",
     "features",
     "pad_actions",
     "resolve_device",

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from agents import make_agent
-from agents.policy import Policy, compact_columns, resolve_device, rule_actions, with_advisor_by_name
+from agents.policy import Policy, compact_columns, device_label, resolve_device, rule_actions, with_advisor_by_name
 from agents.ppo import PPOAgent
 from handfoot_env.baselines.heuristic_params import NAMES
 from handfoot_env.cards import NUM_KINDS
@@ -225,6 +225,10 @@ class Lab:
 
         self.config, self.rules, self.folder, self.progress = config, rules, folder, progress
         self.device = resolve_device(config.device)
+        if config.device != "cpu":  # say what auto chose, and which GPU cuda runs on
+            print(
+                f"device {config.device}: the learner and inference run on {device_label(self.device)}", file=sys.stderr
+            )
         self.policy = make_policy(config, rules).to(self.device)
         self.algorithm = ALGORITHMS[config.algorithm](config, self.policy)
         self.win_prob = win_probability(config, rules, folder.path, self._say)

@@ -89,6 +89,7 @@ def _bench_training(args: argparse.Namespace) -> int:
     """Learner steps/s of a training run (evaluations off) and the share of each part."""
     import tempfile
 
+    from agents.policy import device_label, resolve_device
     from handfoot_lab.bench import machine_description
     from train.config import load_config
 
@@ -118,12 +119,15 @@ def _bench_training(args: argparse.Namespace) -> int:
         "network": dataclasses.asdict(config.network),
         "ray": summary["ray"],
         "machine": machine_description(),
+        "learner": device_label(resolve_device(config.device)),
+        "threads": config.threads,
     }
     if args.json:
         print(json.dumps(row, indent=2))
     else:
         print(
-            f"machine: {row['machine']}\n{config.preset}, {row['steps']:,} learner steps: "
+            f"machine: {row['machine']}; learner on {row['learner']}, torch threads {row['threads']}\n"
+            f"{config.preset}, {row['steps']:,} learner steps: "
             f"{row['learner_steps_per_sec']:,.0f} steps/s; "
             + ", ".join(f"{k} {v:.0%}" for k, v in row["shares"].items())
         )

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.policy import Policy, compact_columns, rule_actions
+from agents.policy import Policy, compact_columns, device_label, resolve_device, rule_actions
 from agents.ppo import PPOAgent
 from handfoot_env.actions import NUM_ACTIONS
 from handfoot_env.baselines.compiled import CompiledHeuristic
@@ -280,3 +280,14 @@ def test_the_legal_action_inputs_are_those_the_rules_can_allow():
     assert rule_actions(Rules.preset("house")).tolist() == list(range(173))
     varied = rule_actions(Rules.preset("partnership", permission_to_go_out=True)).tolist()
     assert varied == list(range(A.DISCARD_SUITED)) + list(range(173, A.NUM_ACTIONS))
+
+
+def test_device_auto_falls_back_to_the_cpu_and_the_label_names_the_kind():
+    if torch.cuda.is_available():  # a GPU machine: scripts/gpu_check.sh, README "On a GPU"
+        assert device_label(resolve_device("auto")).startswith("cuda (")
+        return
+    assert resolve_device("auto") == torch.device("cpu") and device_label(resolve_device("auto")) == "cpu"
+    with pytest.raises(ValueError, match="device cuda: this machine has no CUDA GPU"):
+        resolve_device("cuda")
+    with pytest.raises(ValueError, match="must be auto, cpu or cuda"):
+        resolve_device("tpu")

@@ -186,3 +186,21 @@ def test_cuda_without_a_gpu_is_refused_in_one_line():
     with pytest.raises(ValueError, match="'device': cuda: this machine has no CUDA GPU"):
         load_config(ROOT / "configs" / "quick.yaml", ["device=cuda"])
     assert load_config(ROOT / "configs" / "quick.yaml", ["device=auto"]).device == "auto"
+
+
+def test_the_gpu_check_script_stops_at_once_without_a_gpu():
+    import os
+    import subprocess
+    import sys
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU: the script would run for minutes")
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    done = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "gpu_check.sh")],
+        check=False,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PATH": path},
+    )
+    assert done.returncode == 1 and done.stderr.strip() == "no CUDA GPU that torch can use"

@@ -21,7 +21,7 @@ say() { echo; echo "=== $*"; }
 python -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 'no CUDA GPU that torch can use')"
 handfoot warmup
 
-say "shipped classic recipe ([128, 128], 512 games): cpu with 1 torch thread, then cuda"
+say "the classic recipe ([128, 128], 512 games): cpu with 1 torch thread, then cuda"
 handfoot bench --train --config configs/residual_classic_anneal.yaml --set device=cpu --train-steps $bench
 handfoot bench --train --config configs/residual_classic_anneal.yaml --set device=cuda --train-steps $bench
 say "a wide network ([1024, 1024], partnership from scratch): cpu with 8 torch threads, then cuda"

@@ -42,7 +42,7 @@ MODELS = ROOT / "agents" / "models"
 # Each shipped model and the config in configs/ whose run it is (its copy sits beside the model).
 SHIPPED_RECIPES = {
     "ppo_partnership": "residual_anchor_anneal.yaml",
-    "ppo_classic": "residual_classic_anneal.yaml",
+    "ppo_classic": "residual_classic_anneal100.yaml",
     "ppo_house": "residual_house_anneal.yaml",
     "scratch_partnership": "scratch.yaml",
 }

@@ -43,7 +43,7 @@ MODELS = ROOT / "agents" / "models"
 SHIPPED_RECIPES = {
     "ppo_partnership": "residual_anchor_anneal.yaml",
     "ppo_classic": "residual_classic_anneal100.yaml",
-    "ppo_house": "residual_house_anneal.yaml",
+    "ppo_house": "residual_house_anneal60.yaml",
     "scratch_partnership": "scratch.yaml",
 }
 

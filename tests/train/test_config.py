@@ -81,6 +81,21 @@ def test_ray_configs_are_their_local_twins_on_workers(ray_name, twin):
     assert differ == {"name", "ray"} and on_ray["ray"] == dict(local["ray"], workers=on_ray["ray"]["workers"])
 
 
+@pytest.mark.parametrize(
+    "longer,base",
+    [
+        ("residual_classic_anneal100.yaml", "residual_classic_anneal.yaml"),
+        ("residual_house_anneal60.yaml", "residual_house_anneal.yaml"),
+    ],
+)
+def test_a_longer_schedule_is_its_base_recipe_with_more_steps(longer, base):
+    """The shipped classic and house recipes are their 65M and 30M recipes trained longer: only the
+    name, the step count (where the step size reaches 0) and the time limit's backstop differ."""
+    long, short = load_config(ROOT / "configs" / longer).to_dict(), load_config(ROOT / "configs" / base).to_dict()
+    assert {key for key in short if short[key] != long[key]} == {"name", "total_timesteps", "time_limit_minutes"}
+    assert long["total_timesteps"] > short["total_timesteps"]
+
+
 def test_overrides():
     config = load_config(
         ROOT / "configs" / "quick.yaml",

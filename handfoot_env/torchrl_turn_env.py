@@ -23,7 +23,7 @@ One policy that reads the mover's view plays every seat (self-play); ``"turn"`` 
 it is.  Where ``torchrl_env.HandFootTorchRLEnv`` gives every agent a slot in its side's group
 (TorchRL's multi-agent layout, which a critic per agent or a policy per side needs), this env
 writes one view a game, so a step costs about what the engine's own does with its outputs
-handed over (README: Using the env from other frameworks).
+handed over (README: Using the env from other frameworks; docs/batched_envs.md).
 
 A finished game is done until it is reset: ``step_and_maybe_reset`` (collectors, rollouts)
 restarts the done games through this env's ``maybe_reset``, which writes their rows alone into

@@ -174,7 +174,7 @@ class TrainConfig:
     time_limit_minutes: float = 0.0
     checkpoint_every: int = 50_000
     # Threads of torch and of the engine's kernels.  1 is fastest on a busy machine (two
-    # jobs on 2 cores: measured 5-10x faster than 2 threads there, README "Throughput").
+    # jobs on 2 cores: measured 5-10x faster than 2 threads there).
     threads: int = 1
     device: str = "cpu"  # where the learner's network runs: cpu, cuda, or auto (cuda when there is one)
     run_dir: str = "runs"  # the run lives in run_dir/name

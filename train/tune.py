@@ -2,7 +2,7 @@
 
 The heuristic is a plan written down as numbers (``handfoot_env/baselines/heuristic_params``:
 how many clean groups to keep clean, where wilds go, when going out wins, what to
-discard...).  One move at a time it is hard to improve on (README, "lookahead headroom"),
+discard...).  One move at a time it is hard to improve on (docs/training_history.md, "lookahead headroom"),
 but a different plan for the whole deal can beat it, and a plan is a point in that table.
 So the search plays each candidate against the default heuristic over the same duplicate
 deals at engine speed (both compiled), keeps the best few, and moves a Gaussian over the

@@ -1,4 +1,4 @@
-"""The README's table of single changes to the heuristic (Training, "What beat the heuristic"),
+"""The table of single changes to the heuristic in docs/training_history.md ("What beat the heuristic"),
 after how heuristic deals end (the race the changes are about).
 
     python scripts/experiments/heuristic_changes.py [--pairs 1000] [--seed 0]

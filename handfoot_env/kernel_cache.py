@@ -27,8 +27,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
-# Everything the compiled code is built from (the vector engine, its rules and layouts).
-KERNEL_SOURCES = ("rule_facts.py", "cards.py", "actions.py", "observation.py", "vector")
+# Everything the compiled code is built from: the vector engine, its rules and layouts, and the
+# compiled baselines (which inline the heuristic's parameter table and read the observation).
+KERNEL_SOURCES = ("rule_facts.py", "cards.py", "actions.py", "observation.py", "vector", "baselines")
 
 
 def source_hash() -> str:

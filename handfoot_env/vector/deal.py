@@ -7,7 +7,7 @@ from numba import njit
 
 from handfoot_env.cards import FIRST_NATURAL, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE
 from handfoot_env.rule_facts import owner_of
-from handfoot_env.vector.legality import KIND_OF_CARD, SUIT_OF_CARD
+from handfoot_env.vector.counts import KIND_OF_CARD, SUIT_OF_CARD
 from handfoot_env.vector.state import DRAW, NOT_ASKED, STAGED
 
 

@@ -18,8 +18,8 @@ import numpy as np
 from numba import njit
 
 from handfoot_env.cards import FIRST_NATURAL, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE
+from handfoot_env.vector.counts import KIND_OF_CARD
 from handfoot_env.vector.deal import add_card
-from handfoot_env.vector.legality import KIND_OF_CARD
 
 
 @njit(cache=True)

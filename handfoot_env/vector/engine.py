@@ -25,7 +25,7 @@ from handfoot_env.kernel_cache import compile_once, start_threads
 from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules, require_supported
 from handfoot_env.vector import batch
-from handfoot_env.vector.legality import REASONS
+from handfoot_env.vector.reasons import REASONS
 from handfoot_env.vector.state import ASKED, OVER, fill_packs, make_packs, state_dtype
 
 

@@ -1,182 +1,114 @@
 """Legality, compiled: why an action is illegal in one game, as a reason code (0 = legal).
 
 Each check mirrors the reference engine's function of the same name in
-``reference/legality.py``; the differential tests hold them to identical masks.  ``decode``
-reads an action index (the layout of ``actions.py``) once for the checks here, the
-transitions (``transitions.py``) and the masks (``masks.py``).
+``reference/legality.py``; the differential tests hold them to identical masks.  The reason
+codes are ``reasons.py``, the counting helpers ``counts.py`` and the reading of an action index
+``decode.py``.
 """
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from handfoot_env import actions as A
 from handfoot_env import rule_facts
-from handfoot_env.cards import (
-    BLACK_THREE,
-    CARD_KIND,
-    CARD_SUIT,
-    FIRST_NATURAL,
-    JOKER,
-    KIND_VALUES,
-    NUM_KINDS,
-    NUM_NATURALS,
-    NUM_SUITS,
-    TWO,
+from handfoot_env.cards import BLACK_THREE, FIRST_NATURAL, JOKER, NUM_NATURALS, TWO
+from handfoot_env.rule_facts import owner_of, wilds_allowed
+from handfoot_env.vector.counts import (
+    CLEAN_BOOK,
+    DIRTY_BOOK,
+    KIND_OF_CARD,
+    NO_BOOK,
+    SUIT_OF_CARD,
+    VALUES,
+    WILD_BOOK,
+    group_size,
+    group_wilds,
+    hand_total,
+    melds_row,
+    minimum,
+    row_books,
+    staged_total,
+    with_book,
 )
-from handfoot_env.rule_facts import SEVEN_RANK, opening_minimum, owner_of, wilds_allowed
+from handfoot_env.vector.decode import (
+    ASK,
+    DISCARD_ACTION,
+    DRAW_ACTION,
+    GROUP_ACTION,
+    ONTO_TABLE,
+    PAIR,
+    PERMISSION_ACTION,
+    RUN_ACTION,
+    START_JOKERS,
+    START_NATURALS,
+    START_TWOS,
+    SUITED_DISCARD_ACTION,
+    TAKE_ACTION,
+    THREES_ACTION,
+    WILD_BOOK_ACTION,
+    WILD_START_JOKERS,
+    WILD_START_TWOS,
+    WITH_JOKER,
+    WITH_TWO,
+    decode,
+)
+from handfoot_env.vector.reasons import (
+    R_ASK_NOT_ON_FOOT,
+    R_ASKED,
+    R_AWAIT_ANSWER,
+    R_BLOCKED,
+    R_CANNOT_GO_OUT,
+    R_DISCARD_PHASE,
+    R_DRAWN,
+    R_FROZEN,
+    R_FROZEN_PILE,
+    R_GROUP_EXISTS,
+    R_KEEP_TWO,
+    R_LEGAL,
+    R_MELD_PHASE,
+    R_MUST_DISCARD,
+    R_NO_CARD,
+    R_NO_DISCARD,
+    R_NO_GROUP,
+    R_NO_PAIR,
+    R_NO_PERMISSION_RULE,
+    R_NO_QUESTION,
+    R_NO_RUN,
+    R_NO_RUNS,
+    R_NO_TABLE_GROUP,
+    R_NO_THREES,
+    R_NO_THREES_GROUP,
+    R_NO_TWOS,
+    R_NO_TWOS_BOOKS,
+    R_NO_WILD_BOOK,
+    R_NO_WILD_BOOKS,
+    R_NOT_HELD,
+    R_NOT_OPENED,
+    R_NOT_SUITED,
+    R_OUT_OF_RANGE,
+    R_OVER,
+    R_PILE_EMPTY,
+    R_PILE_SMALL,
+    R_RUN_AT_ACE,
+    R_RUN_AT_FOUR,
+    R_RUN_EXISTS,
+    R_STOCK_EMPTY,
+    R_STOCK_LOW,
+    R_STRANDED,
+    R_SUITED_DISCARD,
+    R_TAKE_KIND,
+    R_TAKE_MINIMUM,
+    R_TAKE_NONE,
+    R_TAKE_OVERFLOW,
+    R_TAKE_PHASE,
+    R_THREES_EXIST,
+    R_TOO_BIG,
+    R_TWOS_EXISTS,
+    R_WILD_BOOK_EXISTS,
+    R_WILDS,
+)
 from handfoot_env.vector.state import ASKED, DRAW, GRANTED, NOT_ASKED, OVER, PLAY, STAGED
-
-VALUES = np.array(KIND_VALUES, dtype=np.int64)
-KIND_OF_CARD = CARD_KIND.astype(np.int64)  # card id -> kind
-SUIT_OF_CARD = CARD_SUIT.astype(np.int64)  # card id -> suit, -1 when it has none
-
-# Reason codes: each names its text; ``REASONS[code]`` is the text (0 is legal).
-REASONS: list[str] = []
-
-
-def _reason(text: str) -> int:
-    REASONS.append(text)
-    return len(REASONS) - 1
-
-
-R_LEGAL = _reason("legal")
-R_OVER = _reason("the game is over")
-R_DRAWN = _reason("you have already drawn this turn")
-R_STOCK_LOW = _reason("the stock holds too few cards to draw")
-R_TAKE_PHASE = _reason("the pile can only be taken instead of drawing")
-R_TAKE_NONE = _reason("these rules do not allow taking the pile")
-R_PILE_EMPTY = _reason("the discard pile is empty")
-R_BLOCKED = _reason("the top card is not a natural: a wild or a three blocks the pile")
-R_PILE_SMALL = _reason("the pile holds too few cards to be taken")
-R_NOT_OPENED = _reason("you must open (lay down your first groups) before taking the pile")
-R_NO_PAIR = _reason("taking the pile needs two naturals of the top card's rank in your hand")
-R_TAKE_OVERFLOW = _reason("the top card and the pair would make your group more than a book")
-R_TAKE_MINIMUM = _reason("the top card, your pair and your staged groups do not reach the opening minimum")
-R_KEEP_TWO = _reason("playing from the foot you must keep at least 2 cards until your side can go out")
-R_MUST_DISCARD = _reason("these rules require you to finish with a discard")
-R_MELD_PHASE = _reason("draw or take the pile before melding")
-R_GROUP_EXISTS = _reason("there is already an unfinished group of that rank; add to it instead")
-R_NO_GROUP = _reason("there is no unfinished group of that rank to add to")
-R_NOT_HELD = _reason("you do not hold the cards")
-R_WILDS = _reason("the group would break the wild-card limit")
-R_NO_DISCARD = _reason("staging these cards would leave no card to discard")
-R_STRANDED = _reason("with the stock nearly empty this staging would leave you no legal draw or take")
-R_DISCARD_PHASE = _reason("draw or take the pile before discarding")
-R_NO_CARD = _reason("you hold no such card to discard")
-R_CANNOT_GO_OUT = _reason("discarding your last card would go out, and your side lacks the books to go out")
-R_TOO_BIG = _reason("a group holds at most a book's cards")
-R_STOCK_EMPTY = _reason("the stock is empty: the top discard is taken together with one card from the stock")
-R_FROZEN = _reason("a meld of yours one card short of a canasta is frozen: the top discard would complete it")
-R_SUITED_DISCARD = _reason("with runs a natural's suit matters: discard it with the suited discard action")
-R_NOT_SUITED = _reason("suited discards belong to rules with runs (house); discard by kind")
-R_NO_RUNS = _reason("runs belong to the house preset (rules field runs)")
-R_NO_TWOS_BOOKS = _reason("books of 2s belong to the house preset (rules field books_of_twos)")
-R_RUN_EXISTS = _reason("there is already an unfinished run of that suit; extend it instead")
-R_NO_RUN = _reason("there is no unfinished run of that suit to extend")
-R_RUN_AT_FOUR = _reason("the run already starts at 4")
-R_RUN_AT_ACE = _reason("the run already ends at the ace")
-R_TWOS_EXISTS = _reason("there is already an unfinished book of 2s; add to it instead")
-R_NO_TWOS = _reason("there is no unfinished book of 2s to add to")
-R_OUT_OF_RANGE = _reason(f"the action is out of range: actions are 0..{A.NUM_ACTIONS - 1}")
-R_TAKE_KIND = _reason("these rules do not take the pile this way")
-R_FROZEN_PILE = _reason("the pile holds a wild card and is frozen: only a natural pair takes it")
-R_NO_TABLE_GROUP = _reason("your side has no unfinished group of the top card's rank on the table")
-R_NO_WILD_BOOKS = _reason("these rules have no wild books (rules field wild_books)")
-R_WILD_BOOK_EXISTS = _reason("there is already an unfinished wild book; add to it instead")
-R_NO_WILD_BOOK = _reason("there is no unfinished wild book to add to")
-R_NO_THREES = _reason("these rules never meld black threes (rules field black_three_books)")
-R_THREES_EXIST = _reason("there is already an unfinished group of black threes; add to it instead")
-R_NO_THREES_GROUP = _reason("there is no unfinished group of black threes to add to")
-R_NO_PERMISSION_RULE = _reason("these rules need no permission to go out (rules field permission_to_go_out)")
-R_ASKED = _reason("you have asked your partner this turn already")
-R_ASK_NOT_ON_FOOT = _reason("you may ask to go out once you play from your foot")
-R_AWAIT_ANSWER = _reason("your partner is asked whether you may go out: only an answer (yes or no) may follow")
-R_NO_QUESTION = _reason("no question stands: only a partner asked 'may I go out?' answers")
-
-START_NATURALS = np.array([c[0] for c in A.COMPOSITIONS], dtype=np.int64)
-START_TWOS = np.array([c[1] for c in A.COMPOSITIONS], dtype=np.int64)
-START_JOKERS = np.array([c[2] for c in A.COMPOSITIONS], dtype=np.int64)
-WILD_START_TWOS = np.array([c[0] for c in A.WILD_BOOK_COMPOSITIONS], dtype=np.int64)
-WILD_START_JOKERS = np.array([c[1] for c in A.WILD_BOOK_COMPOSITIONS], dtype=np.int64)
-
-# How a take of the pile goes down (``take_problem``): with a pair of the top card, by the table
-# (the top card alone onto the side's group), with one natural and a 2, or with one and a joker.
-PAIR, ONTO_TABLE, WITH_TWO, WITH_JOKER = 0, 1, 2, 3
-# Which book a meld completes (``with_book``): none, clean, dirty, wild.
-NO_BOOK, CLEAN_BOOK, DIRTY_BOOK, WILD_BOOK = -1, 0, 1, 2
-
-
-@njit(cache=True)
-def hand_total(s, seat):
-    total = 0
-    for k in range(NUM_KINDS):
-        total += s.hand[seat, k]
-    return total
-
-
-@njit(cache=True)
-def staged_total(s):
-    """Cards the player to move has staged."""
-    total = 0
-    for k in range(NUM_KINDS):
-        total += s.table_cards[STAGED, k]
-    return total
-
-
-@njit(cache=True)
-def melds_row(s, owner):
-    """Where the owner's melds go now: its table once opened, the staged row before (the
-    reference: ``side.groups`` or ``seat.staged``)."""
-    return owner if s.opened[owner] else STAGED
-
-
-@njit(cache=True)
-def group_size(s, row, rank):
-    return s.groups[row, rank, 0] + s.groups[row, rank, 1] + s.groups[row, rank, 2]
-
-
-@njit(cache=True)
-def group_wilds(s, row, rank):
-    return s.groups[row, rank, 1] + s.groups[row, rank, 2]
-
-
-@njit(cache=True)
-def minimum(s, rules, owner):
-    """The owner's opening minimum in this game's deal (``rule_facts.opening_minimum``)."""
-    return opening_minimum(rules, s.deal, s.totals[owner])
-
-
-@njit(cache=True)
-def row_books(s, row):
-    """The books of ``row`` as going out counts them: (clean, dirty, wild, clean 7s, dirty 7s)
-    (the reference ``state.Books``)."""
-    return (
-        np.int64(s.books[row, 0]),
-        np.int64(s.books[row, 1]),
-        np.int64(s.wild_books[row]),
-        np.int64(s.book_ranks[row, SEVEN_RANK, 0]),
-        np.int64(s.book_ranks[row, SEVEN_RANK, 1]),
-    )
-
-
-@njit(cache=True)
-def with_book(books, book, rank):
-    """``books`` with the book a meld completes: ``book`` NO_BOOK, CLEAN_BOOK, DIRTY_BOOK or
-    WILD_BOOK, of natural rank ``rank`` (-1 for none)."""
-    clean, dirty, wild, sevens_clean, sevens_dirty = books
-    if book == CLEAN_BOOK:
-        clean += 1
-        if rank == SEVEN_RANK:
-            sevens_clean += 1
-    elif book == DIRTY_BOOK:
-        dirty += 1
-        if rank == SEVEN_RANK:
-            sevens_dirty += 1
-    elif book == WILD_BOOK:
-        wild += 1
-    return (clean, dirty, wild, sevens_clean, sevens_dirty)
 
 
 @njit(cache=True)
@@ -607,67 +539,6 @@ def discard_problem(s, rules, card):
     if going_out and go_out_problem(s, rules, row_books(s, owner_of(rules, p))) != R_LEGAL:
         return R_CANNOT_GO_OUT
     return R_LEGAL
-
-
-# Action kinds of ``decode`` (the layout's blocks, actions.py).
-(
-    DRAW_ACTION,
-    TAKE_ACTION,
-    GROUP_ACTION,
-    DISCARD_ACTION,
-    SUITED_DISCARD_ACTION,
-    RUN_ACTION,
-    TWOS_ACTION,
-    WILD_BOOK_ACTION,
-    THREES_ACTION,
-    PERMISSION_ACTION,
-) = range(10)
-ASK, ANSWER_YES, ANSWER_NO = 0, 1, 2  # the ops of PERMISSION_ACTION
-
-
-@njit(cache=True)
-def decode(action):
-    """``(kind, op, x, y)`` of an action index: takes (op PAIR, ONTO_TABLE, WITH_TWO or
-    WITH_JOKER), groups (op 0 start with composition ``y``, 1 add a natural, 2 a 2, 3 a joker;
-    ``x`` the rank), discards (``x`` the card id), runs (op 0 start at rank ``y``, 1 extend
-    down, 2 up; ``x`` the suit), the book of 2s (op 0 start, 1 add), the wild book (op 0 start
-    with composition ``y``, 1 add a 2, 2 a joker), black threes (op 0 start, 1 add), the
-    permission question (op ASK, ANSWER_YES, ANSWER_NO)."""
-    if action == A.DRAW:
-        return DRAW_ACTION, 0, 0, 0
-    if action == A.TAKE_PILE:
-        return TAKE_ACTION, PAIR, 0, 0
-    if action < A.ADD_NATURAL:
-        offset = action - A.START_GROUP
-        return GROUP_ACTION, 0, offset // 3, offset % 3
-    if action < A.DISCARD:
-        block = (action - A.ADD_NATURAL) // NUM_NATURALS  # add a natural, a 2, a joker
-        return GROUP_ACTION, 1 + block, action - A.ADD_NATURAL - block * NUM_NATURALS, 0
-    if action < A.DISCARD_SUITED:
-        return DISCARD_ACTION, 0, action - A.DISCARD, 0
-    if action < A.START_RUN:
-        return SUITED_DISCARD_ACTION, 0, NUM_KINDS + action - A.DISCARD_SUITED, 0  # the suited card id
-    if action < A.EXTEND_RUN_DOWN:
-        offset = action - A.START_RUN
-        return RUN_ACTION, 0, offset // A.RUN_STARTS, offset % A.RUN_STARTS
-    if action < A.START_TWOS_BOOK:
-        block = (action - A.EXTEND_RUN_DOWN) // NUM_SUITS  # extend down, up
-        return RUN_ACTION, 1 + block, action - A.EXTEND_RUN_DOWN - block * NUM_SUITS, 0
-    if action < A.TAKE_ONTO_TABLE:
-        return TWOS_ACTION, action - A.START_TWOS_BOOK, 0, 0
-    if action == A.TAKE_ONTO_TABLE:
-        return TAKE_ACTION, ONTO_TABLE, 0, 0
-    if action == A.TAKE_WITH_TWO:
-        return TAKE_ACTION, WITH_TWO, 0, 0
-    if action == A.TAKE_WITH_JOKER:
-        return TAKE_ACTION, WITH_JOKER, 0, 0
-    if action < A.ADD_TWO_TO_WILD_BOOK:
-        return WILD_BOOK_ACTION, 0, 0, action - A.START_WILD_BOOK
-    if action < A.START_THREES_GROUP:
-        return WILD_BOOK_ACTION, 1 + action - A.ADD_TWO_TO_WILD_BOOK, 0, 0
-    if action < A.ASK_TO_GO_OUT:
-        return THREES_ACTION, action - A.START_THREES_GROUP, 0, 0
-    return PERMISSION_ACTION, action - A.ASK_TO_GO_OUT, 0, 0
 
 
 @njit(cache=True)

@@ -17,12 +17,8 @@ from numba import njit
 from handfoot_env import actions as A
 from handfoot_env.cards import BLACK_THREE, FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS, TWO
 from handfoot_env.rule_facts import owner_of
+from handfoot_env.vector.decode import ONTO_TABLE, PAIR, WITH_JOKER, WITH_TWO
 from handfoot_env.vector.legality import (
-    ONTO_TABLE,
-    PAIR,
-    R_LEGAL,
-    WITH_JOKER,
-    WITH_TWO,
     ask_problem,
     discard_problem,
     draw_problem,
@@ -33,6 +29,7 @@ from handfoot_env.vector.legality import (
     twos_problem,
     wild_book_problem,
 )
+from handfoot_env.vector.reasons import R_LEGAL
 from handfoot_env.vector.state import ASKED, DRAW, OVER, PLAY
 
 

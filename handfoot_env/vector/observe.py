@@ -8,8 +8,8 @@ from numba import njit
 
 from handfoot_env import observation as O
 from handfoot_env.cards import NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE
-from handfoot_env.rule_facts import SEVEN_RANK, SEVENS_ANY, SEVENS_CLEAN, SEVENS_DIRTY
-from handfoot_env.vector.legality import KIND_OF_CARD, SUIT_OF_CARD, VALUES, hand_total, minimum, owner_of, staged_total
+from handfoot_env.rule_facts import SEVEN_RANK, SEVENS_ANY, SEVENS_CLEAN, SEVENS_DIRTY, owner_of
+from handfoot_env.vector.counts import KIND_OF_CARD, SUIT_OF_CARD, VALUES, hand_total, minimum, staged_total
 from handfoot_env.vector.state import ASKED, DRAW, GRANTED, PLAY, REFUSED, STAGED
 
 

@@ -12,7 +12,7 @@ from numba import njit
 
 from handfoot_env.cards import NUM_KINDS, RED_THREE
 from handfoot_env.rule_facts import deal_score, held_penalty, owner_of
-from handfoot_env.vector.legality import VALUES
+from handfoot_env.vector.counts import VALUES
 from handfoot_env.vector.state import STAGED
 
 

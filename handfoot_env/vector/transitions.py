@@ -8,38 +8,40 @@ from numba import njit
 
 from handfoot_env.cards import BLACK_THREE, FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO
 from handfoot_env.rule_facts import owner_of
-from handfoot_env.vector.deal import clear_staged, pick_up_foot, pop_stock, receive, start_deal
-from handfoot_env.vector.legality import (
-    ANSWER_YES,
-    ASK,
-    DISCARD_ACTION,
-    DRAW_ACTION,
-    GROUP_ACTION,
+from handfoot_env.vector.counts import (
     KIND_OF_CARD,
-    PAIR,
-    PERMISSION_ACTION,
-    RUN_ACTION,
-    START_JOKERS,
-    START_NATURALS,
-    START_TWOS,
     SUIT_OF_CARD,
-    SUITED_DISCARD_ACTION,
-    TAKE_ACTION,
-    THREES_ACTION,
     VALUES,
-    WILD_BOOK_ACTION,
-    WILD_START_JOKERS,
-    WILD_START_TWOS,
-    WITH_JOKER,
-    WITH_TWO,
-    any_take_legal,
-    decode,
     group_size,
     group_wilds,
     hand_total,
     melds_row,
     minimum,
 )
+from handfoot_env.vector.deal import clear_staged, pick_up_foot, pop_stock, receive, start_deal
+from handfoot_env.vector.decode import (
+    ANSWER_YES,
+    ASK,
+    DISCARD_ACTION,
+    DRAW_ACTION,
+    GROUP_ACTION,
+    PAIR,
+    PERMISSION_ACTION,
+    RUN_ACTION,
+    START_JOKERS,
+    START_NATURALS,
+    START_TWOS,
+    SUITED_DISCARD_ACTION,
+    TAKE_ACTION,
+    THREES_ACTION,
+    WILD_BOOK_ACTION,
+    WILD_START_JOKERS,
+    WILD_START_TWOS,
+    WITH_JOKER,
+    WITH_TWO,
+    decode,
+)
+from handfoot_env.vector.legality import any_take_legal
 from handfoot_env.vector.masks import has_legal_action
 from handfoot_env.vector.scoring import owner_deal_score
 from handfoot_env.vector.state import ASKED, DRAW, GRANTED, NOT_ASKED, OVER, PLAY, REFUSED, STAGED

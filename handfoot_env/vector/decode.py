@@ -10,6 +10,7 @@ from numba import njit
 from handfoot_env import actions as A
 from handfoot_env.cards import NUM_KINDS, NUM_NATURALS, NUM_SUITS
 
+# The cards a start-group action (composition y) and a start-wild-book action lay down.
 START_NATURALS = np.array([c[0] for c in A.COMPOSITIONS], dtype=np.int64)
 START_TWOS = np.array([c[1] for c in A.COMPOSITIONS], dtype=np.int64)
 START_JOKERS = np.array([c[2] for c in A.COMPOSITIONS], dtype=np.int64)

@@ -99,10 +99,9 @@ def _compile_kernels() -> None:
     """Compile (or load) the engine's kernels in a process of its own before the rows: a row
     whose process compiled them measured 71k steps/s at batch 1 where the same row loading them
     measured 125k (and its peak RSS was 738 MB, not 173)."""
-    from handfoot_env.kernel_cache import compile_once
-    from handfoot_env.vector.engine import compile_engine
+    from handfoot_env.vector.engine import load_engine_kernels
 
-    compile_once("engine", compile_engine, "about a minute on 2 cores")
+    load_engine_kernels()
 
 
 def _busy() -> None:

@@ -29,6 +29,12 @@ from handfoot_env.vector.reasons import REASONS
 from handfoot_env.vector.state import ASKED, OVER, fill_packs, make_packs, state_dtype
 
 
+def load_engine_kernels() -> None:
+    """Load the engine's kernels from the cache, compiling them first where they are not there
+    (once per install or source change, with a message)."""
+    compile_once("engine", compile_engine, "about a minute on 2 cores")
+
+
 def compile_engine() -> None:
     """Run every engine kernel once (serial and parallel, each preset), so that all compile."""
     from handfoot_env.vector.determinize import determinize_kernel
@@ -100,7 +106,7 @@ class VectorEngine:
         self.batch_size = games_stepped_together(batch_size, "batch_size")
         rules = rules if rules is not None else Rules.preset("partnership")
         require_supported(rules)
-        compile_once("engine", compile_engine, "about a minute on 2 cores")
+        load_engine_kernels()
         self.rules = rules
         self.auto_reset = auto_reset
         self.kernel_rules = rules.kernel  # the rules as the kernels read them

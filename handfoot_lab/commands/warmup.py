@@ -20,9 +20,9 @@ def run(args: argparse.Namespace) -> int:
     """Compile every kernel now (the engine's and the scripted baselines'), once per install."""
     from handfoot_env.baselines.compiled import compile_baselines
     from handfoot_env.kernel_cache import cache_folder, compile_once
-    from handfoot_env.vector.engine import compile_engine
+    from handfoot_env.vector.engine import load_engine_kernels
 
-    compile_once("engine", compile_engine, "about a minute on 2 cores")
+    load_engine_kernels()
     compile_once("baselines", compile_baselines, "half a minute")
     print(f"kernels ready in {cache_folder()}")
     return 0

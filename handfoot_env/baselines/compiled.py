@@ -20,7 +20,6 @@ from handfoot_env import observation as O
 from handfoot_env.baselines.compiled_melds import answer_choice, meld_choice, sevens_missing
 from handfoot_env.baselines.compiled_reads import (
     NONE,
-    SEVEN,
     VALUES,
     first_legal,
     group_size,
@@ -50,6 +49,7 @@ from handfoot_env.baselines.heuristic_params import (
 )
 from handfoot_env.cards import BLACK_THREE, FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE, TWO
 from handfoot_env.kernel_cache import compile_once
+from handfoot_env.rule_facts import SEVEN_RANK
 from handfoot_env.rules import Rules
 
 PLAN_SIZE = 256  # room for the longest opening plan
@@ -298,7 +298,7 @@ def discard_choice(obs, mask, params, features):
                 score += params[FEED_PENALTY]
             if obs[O.PILE_TAKE_WINDOW + kind] > 0:
                 score += params[WINDOW_RANK_SCORE]
-            if r == SEVEN and sevens_missing(obs):
+            if r == SEVEN_RANK and sevens_missing(obs):
                 score += params[SEVENS_KEEP]  # a book of 7s is needed to go out
             if params[DANGER_WEIGHT] != 0:
                 score += params[DANGER_WEIGHT] * pair_chance(obs, r, params, features)

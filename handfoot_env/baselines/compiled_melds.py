@@ -16,7 +16,6 @@ from handfoot_env import actions as A
 from handfoot_env import observation as O
 from handfoot_env.baselines.compiled_reads import (
     NONE,
-    SEVEN,
     VALUES,
     first_legal,
     group_size,
@@ -50,7 +49,7 @@ from handfoot_env.baselines.heuristic_params import (
     WILDS_FIRST,
 )
 from handfoot_env.cards import BLACK_THREE, FIRST_NATURAL, JOKER, NUM_KINDS, NUM_NATURALS, NUM_SUITS, TWO
-from handfoot_env.rule_facts import book_bonus
+from handfoot_env.rule_facts import SEVEN_RANK, book_bonus
 
 
 @njit(cache=True)
@@ -269,7 +268,7 @@ def meld_choice(obs, mask, rules, params):
         if group_size(obs, 0, r) >= params[CLEAN_MIN_SIZE] and group_wilds(obs, 0, r) == 0:
             protected[r] = True
     if obs[O.RULE_SEVENS_CLEAN] != 0 and obs[O.VARIATION_SIDES + O.SIDE_SEVENS_CLEAN] == 0:
-        protected[SEVEN] = True  # a clean book of 7s is needed to go out
+        protected[SEVEN_RANK] = True  # a clean book of 7s is needed to go out
     # Pairs go down with a wild first, then wilds finish the groups nearest to a book.
     values = np.empty(NUM_NATURALS, dtype=np.float64)
     for r in range(NUM_NATURALS):

@@ -23,7 +23,6 @@ from handfoot_env.cards import (
 
 VALUES = np.asarray(KIND_VALUES, dtype=np.float64)
 NONE = -1
-SEVEN = 3  # the rank index of the 7s
 
 
 @njit(cache=True)

@@ -52,10 +52,10 @@ from handfoot_env.cards import (
     TWO,
 )
 from handfoot_env.observation import ObservationView
+from handfoot_env.rule_facts import SEVEN_RANK
 from handfoot_env.rules import Rules
 
 VALUES = np.asarray(KIND_VALUES, dtype=np.float64)
-SEVEN = 3  # the rank index of the 7s
 
 
 class HeuristicAgent:
@@ -293,7 +293,7 @@ class HeuristicAgent:
             count = max(max(int(need_clean - clean), 0) + int(p["extra_protected"]), 0)
             protected |= set(sorted(clean_groups, key=lambda r: -groups[r].sum())[:count])
         if view.rule(O.RULE_SEVENS_CLEAN) and view.sevens_books(0)[0] == 0:
-            protected.add(SEVEN)  # a clean book of 7s is needed to go out
+            protected.add(SEVEN_RANK)  # a clean book of 7s is needed to go out
 
         def add_wilds() -> int | None:
             if view.stock_size >= p["wild_stock"] or wild_book:
@@ -442,7 +442,7 @@ class HeuristicAgent:
                     score += p["feed_penalty"]  # feeding the next player's group
                 if view.pile_take_window[kind] > 0:
                     score += p["window_rank_score"]  # a rank already thrown lately
-                if r == SEVEN and self.sevens_missing(view):
+                if r == SEVEN_RANK and self.sevens_missing(view):
                     score += p["sevens_keep"]  # a book of 7s is needed to go out
                 if p["danger_weight"]:
                     score += p["danger_weight"] * self.pair_chance(view, r)  # the next player may take with it

@@ -52,11 +52,14 @@ class DeadEnd(AssertionError):
 @dataclass
 class DiffReport:
     """What a differential run compared: ``steps`` counts the actions whose outcomes were
-    compared (game by game), ``deal_ends`` the deals whose end and scores were compared."""
+    compared (game by game), ``deal_ends`` the deals whose end and scores were compared, and
+    ``went_out`` those of them that a seat ended by going out (the others ran out of stock or
+    of legal actions)."""
 
     steps: int = 0
     games_finished: int = 0
     deal_ends: int = 0
+    went_out: int = 0
 
 
 def compare_position(game: Game, mask: np.ndarray, observation: np.ndarray) -> None:
@@ -131,7 +134,9 @@ def run_differential(
             totals = engine.final_totals[b] if outcome.game_over[b] else engine.totals[b]
             compare_outcome(game, deals_before[b], outcome, b, totals)
             report.steps += 1
-            report.deal_ends += len(game.deal_results) > deals_before[b]
+            if len(game.deal_results) > deals_before[b]:
+                report.deal_ends += 1
+                report.went_out += game.deal_results[-1].went_out is not None
             if outcome.game_over[b]:
                 report.games_finished += 1
                 refs[b] = Game(rules, int(engine.states["seed"][b]))

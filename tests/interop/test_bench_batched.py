@@ -25,10 +25,14 @@ def test_every_row_plays_and_is_compared_with_the_engine():
     results = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     assert [r["row"] for r in results] == rows.split(",")
     assert all(r["steps"] > 0 and r["steps_per_sec"] > 0 and r["num_envs"] == 16 for r in results)
-    assert all(r["warmup"] == 40 and r["games_ended"] >= 0 for r in results)
-    table = [line for line in proc.stdout.splitlines() if line.startswith("| ")]
-    assert [line.split("|")[1].strip() for line in table[1:]] == rows.split(",")
-    assert table[1].split("|")[4].strip() == "1.00"  # the engine against itself
+    assert all(r["warmup"] == 40 and isinstance(r["games_ended"], int) for r in results)
+    table = [line.split("|") for line in proc.stdout.splitlines() if line.startswith("| ")]
+    assert [cells[1].strip() for cells in table[1:]] == rows.split(",")
+    assert table[1][4].strip() == table[1][6].strip() == "1.00"  # the engine against itself
+    for cells, result in zip(table[1:], results):  # every row's share of the engine, wall clock and CPU
+        assert float(cells[2].replace(",", "")) > 0 and float(cells[4]) > 0 and float(cells[6]) > 0, cells
+    engine_rate = results[0]["steps_per_sec"]
+    assert abs(float(table[2][4]) - results[1]["steps_per_sec"] / engine_rate) < 0.01  # one run, one share
 
 
 def test_bad_flags_get_one_line_and_exit_status_2():

@@ -110,6 +110,10 @@ def test_ppo_learns_a_first_minibatch_with_a_ratio_of_one():
     chosen = torch.log_softmax(logits, -1).gather(1, torch.as_tensor(batch["actions"].reshape(-1, 1))).squeeze(1)
     assert torch.allclose(chosen, torch.as_tensor(batch["logprobs"].reshape(-1)), atol=1e-5)
     assert np.allclose(values.numpy(), batch["values"].reshape(-1), atol=1e-5)
+    # The update itself: one epoch of one minibatch (16 x 16 = 256 rows) reads its ratios
+    # before its step, so they are all 1.
+    stats = algorithm.update(batch, 0)
+    assert stats["clip_fraction"] == 0.0 and abs(stats["approx_kl"]) < 1e-6
 
 
 def test_an_annealed_learning_rate_falls_linearly_to_zero_at_the_last_step():

@@ -136,8 +136,28 @@ def test_the_heuristic_search_on_ray_finds_what_it_finds_here(capsys):
 
 
 def test_a_trained_agent_reaches_workers_by_value(tmp_path):
-    spec = agent_spec("ppo", Rules.preset("partnership"))
+    """The spec carries the model's bytes, and the agent a worker builds from them (a file of
+    its own, not the driver's path) plays as the driver's ``make_agent("ppo")``."""
+    import numpy as np
+    import torch
+
+    from agents import make_agent
+    from handfoot_env.vector import VectorEngine
+    from train.cluster import build_agent
+
+    rules = Rules.preset("partnership")
+    spec = agent_spec("ppo", rules)
     assert spec.model is not None and spec.model == (ROOT / "agents" / "models" / "ppo_partnership.pt").read_bytes()
+    engine = VectorEngine(rules, batch_size=64, seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(40):  # positions past the opening
+        masks = engine.legal_mask()
+        engine.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+    observations, masks = engine.observe().copy(), engine.legal_mask().copy()
+    worker, driver = build_agent(spec, rules), make_agent("ppo", rules=rules)
+    weights, expected = worker.policy.state_dict(), driver.policy.state_dict()
+    assert weights.keys() == expected.keys() and all(torch.equal(weights[k], expected[k]) for k in expected)
+    assert np.array_equal(worker.act(observations, masks), driver.act(observations, masks))
 
 
 def test_a_py_agent_benchmarks_on_ray_to_the_local_numbers_and_its_fault_comes_back_whole(tmp_path, capsys):

@@ -125,20 +125,27 @@ def test_a_checkpoint_from_before_0_4_resumes_and_a_foreign_one_is_one_line(tiny
     shutil.copytree(config.path, run_dir / config.name)
     path = run_dir / config.name / "checkpoint" / "trainer.pt"
     checkpoint = torch.load(path, weights_only=False)
+    saved_steps = json.loads((path.parent / "state.json").read_text())["num_timesteps"]
+    original = checkpoint["policy"]["advisor_params"].clone()  # (a buffer: PPO does not change it)
     old_order = [NAMES.index(n) for n in NAMES_BEFORE_0_4]
     for state in (checkpoint["policy"], checkpoint["algorithm"]["anchor"]):
         if state is not None:
             state["advisor_params"] = state["advisor_params"][old_order]
     del checkpoint["advisor_param_names"]
     torch.save(checkpoint, path)
-    longer = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", "total_timesteps=1024"])
-    assert train(longer, resume=True)["num_timesteps"] >= 1024
+    target = saved_steps + 256  # past what the run trained, however far earlier tests took it
+    longer = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", f"total_timesteps={target}"])
+    assert train(longer, resume=True)["num_timesteps"] >= target
+    resumed = torch.load(path, weights_only=False)  # written again by the resumed segment
+    assert torch.equal(resumed["policy"]["advisor_params"], original)  # the numbers mapped back by name
     again = train(longer, resume=True)  # nothing left to train: the best evaluation so far is still kept
     assert again["kept_step"] in [e["step"] for e in again["evals"]]
     checkpoint = torch.load(path, weights_only=False)
     checkpoint["policy"]["mean"] = checkpoint["policy"]["mean"][:-1]  # as if observed by another layout
     torch.save(checkpoint, path)
-    longest = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", "total_timesteps=2048"])
+    longest = load_config(
+        ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", f"total_timesteps={target * 2}"]
+    )
     with pytest.raises(ValueError, match="cannot resume from .*start afresh"):
         train(longest, resume=True)
 

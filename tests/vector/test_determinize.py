@@ -10,6 +10,7 @@ import pytest
 from helpers import HIDDEN_SWAPS, swap_hidden_cards
 
 from handfoot_env.cards import FIRST_NATURAL, NUM_CARD_IDS, NUM_KINDS, RED_THREE
+from handfoot_env.observation import MAX_SEATS, OBS_SIZE, SEAT_KNOWN
 from handfoot_env.reference import Game
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
@@ -52,8 +53,19 @@ def test_a_redeal_is_the_same_for_positions_the_seat_cannot_tell_apart(preset, p
         for row in rows[1:]:
             for field in ("hand", "hand_suits", "foot", "foot_suits", "stock", "known"):
                 assert np.array_equal(engine.states[0][field], engine.states[row][field]), (actions, field)
-        if not game.rules.runs:  # house cuts the other seats' known cards to what the redeal gave them
-            assert np.array_equal(engine.observe(np.full(len(twins), seat)), seen)  # the seat's view is untouched
+        after = engine.observe(np.full(len(twins), seat))
+        for row in rows:
+            assert_same_view(after[row], seen[row], house=bool(game.rules.runs))
+
+
+def assert_same_view(after: np.ndarray, before: np.ndarray, house: bool) -> None:
+    """The seat's view is untouched by a redeal, except that in ``house`` (naturals redealt by
+    suit, ``known`` kept by kind) the other seats' known cards may fall to what they were dealt."""
+    others_known = np.zeros(OBS_SIZE, dtype=bool)
+    if house:
+        others_known[SEAT_KNOWN + NUM_KINDS : SEAT_KNOWN + MAX_SEATS * NUM_KINDS] = True
+        assert (after[others_known] <= before[others_known]).all()
+    assert np.array_equal(after[~others_known], before[~others_known])
 
 
 def test_different_seeds_redeal_differently():
@@ -63,6 +75,13 @@ def test_different_seeds_redeal_differently():
         engine.load_position(row, game)
     determinize_kernel(engine.states, engine.kernel_rules, np.arange(2), np.full(2, game.current), np.array([1, 2]))
     assert not np.array_equal(engine.states[0]["stock"], engine.states[1]["stock"])
+
+
+def engine_view(game: Game, seat: int) -> np.ndarray:
+    """``seat``'s view of ``game`` through a vector engine."""
+    engine = VectorEngine(game.rules, batch_size=1, auto_reset=False)
+    engine.load_position(0, game)
+    return engine.observe(np.array([seat]))[0].copy()
 
 
 def hidden_cards(state, seat: int, players: int) -> np.ndarray:
@@ -98,6 +117,10 @@ def test_a_redeal_keeps_every_card_every_count_and_what_the_seat_sees(preset, pl
     for field in ("pile", "groups", "runs", "books", "table_cards", "staged_suits", "totals"):
         assert np.array_equal(after[field], before[field]), field
     assert np.array_equal(after["hand"][seat], before["hand"][seat])
+    assert np.array_equal(after["hand_suits"][seat], before["hand_suits"][seat])
+    redealt = VectorEngine(game.rules, batch_size=1, auto_reset=False)
+    redealt.states[0] = after
+    assert_same_view(redealt.observe(np.array([seat]))[0], engine_view(game, seat), house=bool(game.rules.runs))
     assert (after["known"] <= after["hand"]).all()  # a seat surely holds only cards it holds
     if game.rules.red_threes_laid_down:  # red threes go down at once: never into a hand
         assert (after["hand"][:, RED_THREE] == 0).all()

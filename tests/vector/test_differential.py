@@ -22,6 +22,19 @@ def test_engines_agree_step_for_step(preset, players):
     assert report.steps == 16 * 2600  # every game's every action had its outcome compared
     assert report.games_finished >= 10  # whole games, deal ends and scoring included
     assert report.deal_ends >= 4 * report.games_finished  # every finished game's four deal ends compared
+    # (random play ends its deals by running out of stock: going out is compared below)
+
+
+@pytest.mark.parametrize("preset,players", [("classic", 2), ("partnership", 4)])
+def test_engines_agree_where_deals_end_by_going_out(preset, players):
+    # Scripted play goes out, which random play never does: the bonus, the partner's
+    # permission and the going-out scores compared too.
+    from agents import make_agent
+
+    rules = Rules.preset(preset, num_players=players)
+    report = run_differential(rules, batch_size=8, steps=1500, seed=players, agent=make_agent("heuristic"), explore=0.2)
+    assert report.games_finished >= 5
+    assert report.went_out >= report.deal_ends // 2
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -53,9 +66,15 @@ def test_engines_agree_on_house_under_scripted_play(players):
     ],
 )
 def test_engines_agree_on_variations(overrides):
+    from agents import make_agent
+
     for preset in ("classic", "partnership"):
         rules = Rules.preset(preset, **overrides)
-        run_differential(rules, batch_size=4, steps=1200, seed=11)
+        run_differential(rules, batch_size=4, steps=1200, seed=11)  # random play: odd corners
+        # Scripted play, to reach what the variations change at going out (the books it
+        # needs, going out by a meld or only by a discard).
+        report = run_differential(rules, batch_size=4, steps=1200, seed=11, agent=make_agent("heuristic"), explore=0.2)
+        assert report.games_finished >= 1 and report.went_out >= 1
 
 
 def test_a_planted_difference_is_caught():

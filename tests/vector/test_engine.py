@@ -249,13 +249,19 @@ def _held_cards(seat, part: str, suited: bool) -> list[int]:
 
 
 def _hide_and_shuffle(game: Game, observer: int, rng) -> None:
-    """Replace every card the observer may not see (others' hands and feet, the stock order)
-    with other cards of the same counts-in-total, keeping every size."""
+    """Replace every card the observer may not see (others' hands and feet, its own foot until
+    it picks it up, the stock order) with other cards of the same counts-in-total, keeping
+    every size."""
     suited = game.rules.runs
+
+    def hidden_from_observer(i: int, part: str) -> bool:
+        return i != observer or (part == "foot" and not game.seats[i].on_foot)
+
     hidden = []
     for i, seat in enumerate(game.seats):
-        if i != observer:
-            hidden += _held_cards(seat, "hand", suited) + _held_cards(seat, "foot", suited)
+        for part in ("hand", "foot"):
+            if hidden_from_observer(i, part):
+                hidden += _held_cards(seat, part, suited)
     hidden += game.stock
     # Where red threes are laid down at once they are never in a hand, but an unplayed foot and
     # the stock may hold them (docs/rules.md, "Red threes"): hands are dealt from the other cards,
@@ -268,7 +274,7 @@ def _hide_and_shuffle(game: Game, observer: int, rng) -> None:
         if part == "foot":
             pool = [int(k) for k in rng.permutation(pool + reds)]
         for i, seat in enumerate(game.seats):
-            if i == observer:
+            if not hidden_from_observer(i, part):
                 continue
             size = sum(getattr(seat, part))
             cards, pool = pool[:size], pool[size:]
@@ -318,10 +324,12 @@ def test_vector_observation_hides_other_hands_and_the_stock(preset):
                 s["hand"][seat][4] = total  # same size, different cards
                 s["hand_suits"][seat] = 0
                 s["hand_suits"][seat][0, 0] = total if preset == "house" else 0
+            if seat != movers[b] or not s["on_foot"][seat]:  # a seat's own foot is hidden until picked up
                 total = int(s["foot"][seat].sum())
                 s["foot"][seat] = 0
                 s["foot"][seat][5] = total
                 s["foot_suits"][seat] = 0
+                s["foot_suits"][seat][0, 1] = total if preset == "house" else 0
     assert np.array_equal(before, engine.observe())
 
 

@@ -3,9 +3,10 @@
 From seat ``p``'s view the unseen cards are the stock, the other players' hands and every
 unplayed foot (its own too), less the cards a hand was seen to take from the pile
 (``known``): those stay where they are.  (In ``house``, where naturals are tracked by suit
-and ``known`` is by kind, known naturals are redealt like the rest and ``known`` is cut to
-what the new hand holds.)  ``determinize`` gathers them, shuffles them, and deals them
-back into the same places in the same numbers: the result is a position that seat ``p``
+and ``known`` by kind, the state does not say which suit a known natural has: a hand known
+to hold a K is dealt a K first, of a suit drawn from the unseen Ks.)  ``determinize``
+gathers them, shuffles them, and deals them back into the same places in the same numbers:
+the result is a position that seat ``p``
 cannot tell from the real one (its hand, staged cards, every table and the pile are
 untouched), and with a given seed the same redeal for every position the seat cannot tell
 apart.  Red threes never sit in a hand in the rank-only presets, so hands are refilled
@@ -72,8 +73,23 @@ def determinize(s, rules, seat, seed):
     # on which cards are unseen (what the seat can know), never on where each one was.
     cards.sort()
     np.random.shuffle(cards)
-    # Hands first, from the cards a hand may hold (never a red three where they are laid down).
     front = 0
+    if suited:
+        # The naturals each hand is known to hold, by kind (their suits were taken into the
+        # pool with the rest), before any hand is filled: a later hand's known cards stay there.
+        for q in range(rules.num_players):
+            if q == seat:
+                continue
+            for k in range(FIRST_NATURAL, NUM_KINDS):
+                for _ in range(s.known[q, k]):
+                    j = front
+                    while KIND_OF_CARD[cards[j]] != k:
+                        j += 1
+                    cards[front], cards[j] = cards[j], cards[front]
+                    add_card(s, q, cards[front], False)
+                    front += 1
+                    hand_sizes[q] -= 1
+    # Hands next, from the cards a hand may hold (never a red three where they are laid down).
     for q in range(rules.num_players):
         for _ in range(hand_sizes[q]):
             j = front
@@ -82,9 +98,6 @@ def determinize(s, rules, seat, seed):
             cards[front], cards[j] = cards[j], cards[front]
             add_card(s, q, cards[front], False)
             front += 1
-        if suited:
-            for k in range(FIRST_NATURAL, NUM_KINDS):
-                s.known[q, k] = min(s.known[q, k], s.hand[q, k])
     for q in range(rules.num_players):
         for _ in range(foot_sizes[q]):
             add_card(s, q, cards[front], True)

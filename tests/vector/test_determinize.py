@@ -10,7 +10,6 @@ import pytest
 from helpers import HIDDEN_SWAPS, swap_hidden_cards
 
 from handfoot_env.cards import FIRST_NATURAL, NUM_CARD_IDS, NUM_KINDS, RED_THREE
-from handfoot_env.observation import MAX_SEATS, OBS_SIZE, SEAT_KNOWN
 from handfoot_env.reference import Game
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
@@ -53,19 +52,7 @@ def test_a_redeal_is_the_same_for_positions_the_seat_cannot_tell_apart(preset, p
         for row in rows[1:]:
             for field in ("hand", "hand_suits", "foot", "foot_suits", "stock", "known"):
                 assert np.array_equal(engine.states[0][field], engine.states[row][field]), (actions, field)
-        after = engine.observe(np.full(len(twins), seat))
-        for row in rows:
-            assert_same_view(after[row], seen[row], house=bool(game.rules.runs))
-
-
-def assert_same_view(after: np.ndarray, before: np.ndarray, house: bool) -> None:
-    """The seat's view is untouched by a redeal, except that in ``house`` (naturals redealt by
-    suit, ``known`` kept by kind) the other seats' known cards may fall to what they were dealt."""
-    others_known = np.zeros(OBS_SIZE, dtype=bool)
-    if house:
-        others_known[SEAT_KNOWN + NUM_KINDS : SEAT_KNOWN + MAX_SEATS * NUM_KINDS] = True
-        assert (after[others_known] <= before[others_known]).all()
-    assert np.array_equal(after[~others_known], before[~others_known])
+        assert np.array_equal(engine.observe(np.full(len(twins), seat)), seen)  # the seat's view is untouched
 
 
 def test_different_seeds_redeal_differently():
@@ -118,9 +105,36 @@ def test_a_redeal_keeps_every_card_every_count_and_what_the_seat_sees(preset, pl
         assert np.array_equal(after[field], before[field]), field
     assert np.array_equal(after["hand"][seat], before["hand"][seat])
     assert np.array_equal(after["hand_suits"][seat], before["hand_suits"][seat])
+    assert np.array_equal(after["known"], before["known"])  # what the table knows each hand holds
     redealt = VectorEngine(game.rules, batch_size=1, auto_reset=False)
     redealt.states[0] = after
-    assert_same_view(redealt.observe(np.array([seat]))[0], engine_view(game, seat), house=bool(game.rules.runs))
+    assert np.array_equal(redealt.observe(np.array([seat]))[0], engine_view(game, seat))
     assert (after["known"] <= after["hand"]).all()  # a seat surely holds only cards it holds
     if game.rules.red_threes_laid_down:  # red threes go down at once: never into a hand
         assert (after["hand"][:, RED_THREE] == 0).all()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_house_deals_a_hand_the_naturals_it_is_known_to_hold(players):
+    """In house the state keeps ``known`` by kind and a natural's suit apart: a hand known to
+    hold some naturals gets that many of each kind again (suits from the unseen ones), so
+    the seat's view of what the others hold stays true in every redeal."""
+    game = mid_deal("house", players, 60)
+    seat = game.current
+    engine = VectorEngine(game.rules, batch_size=1, auto_reset=False)
+    engine.load_position(0, game)
+    state = engine.states[0]
+    for q in range(players):  # as if every natural the others hold had been taken from the pile
+        if q != seat:
+            state["known"][q][FIRST_NATURAL:] = state["hand"][q][FIRST_NATURAL:]
+    assert state["known"][:, FIRST_NATURAL:].sum() > 0
+    known, seen = state["known"].copy(), engine.observe(np.array([seat]))[0].copy()
+    original = state.copy()
+    for seed in range(20):
+        engine.states[0] = original
+        determinize_kernel(engine.states, engine.kernel_rules, np.array([0]), np.array([seat]), np.array([seed]))
+        after = engine.states[0]
+        assert np.array_equal(after["known"], known)
+        assert (after["hand"] >= after["known"]).all()  # each known natural is in its hand again
+        assert np.array_equal(engine.observe(np.array([seat]))[0], seen)
+        assert (after["hand_suits"].sum(axis=1) == after["hand"][:, FIRST_NATURAL:]).all()

@@ -61,7 +61,8 @@ def resolve_agents(opponent: Any, rules: Rules, seed: int = 0) -> list:
 
 
 class HandFootGymEnv(gym.Env):
-    metadata = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (gymnasium.Env declares it per instance)
+    # (render_fps: Gymnasium's check_env asks for one; the human mode prints and never waits)
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 (gymnasium.Env declares it per instance)
 
     def __init__(
         self,

@@ -182,6 +182,9 @@ def test_bench_json_rows(capsys):
             "load",
         }
         assert row["steps_per_sec"] > 0 and row["peak_rss_mb"] > 0
+        # games/s from the mean length of a random game, for both engines (0.2 s of the
+        # reference engine finishes no game: counting them gave 0)
+        assert 100 < row["steps_per_sec"] / row["games_per_sec"] < 2000
 
 
 TINY_TRAINING = [

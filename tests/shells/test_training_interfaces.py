@@ -16,10 +16,18 @@ from handfoot_env.vec_env import HandFootVecEnv
 
 
 @pytest.mark.parametrize("preset", ["classic", "partnership", "house"])
-def test_gymnasium_and_sb3_check_env(preset):
+def test_gymnasium_and_sb3_check_env(preset, capsys):
+    import gymnasium
+
+    import handfoot_env
+
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # no warning either: finite bounds, seeded randomness
-        gymnasium_check_env(HandFootGymEnv(preset=preset), skip_render_check=True)  # every default
+        warnings.simplefilter("error")  # no warning either: finite bounds, seeded randomness, render fps
+        # Every default, the render checks included (they remake the env from its spec, so
+        # on the env gymnasium.make builds; constructed directly it has no spec to remake).
+        gymnasium_check_env(gymnasium.make(handfoot_env.GYMNASIUM_ID, preset=preset).unwrapped)
+        gymnasium_check_env(HandFootGymEnv(preset=preset), skip_render_check=True)
+    assert "to go out" in capsys.readouterr().out  # the human render checked did print the table
     sb3_check_env(HandFootGymEnv(preset=preset, opponent="random"))
 
 

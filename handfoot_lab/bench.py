@@ -83,7 +83,7 @@ def bench_reference(preset: str, players: int, seconds: float) -> BenchRow:
         steps += 1
         if game.is_over:
             games += 1
-            game = Game(rules, games)  # the next deal's seed
+            game = Game(rules, games)
     elapsed = time.perf_counter() - start
     rate, peak_rss = steps / elapsed, _peak_rss_mb()  # (before mean_game_length loads the vector engine)
     # As the vector rows: a house game outlasts a few seconds of this engine (about 8,000 actions).

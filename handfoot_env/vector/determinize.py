@@ -6,10 +6,9 @@ unplayed foot (its own too), less the cards a hand was seen to take from the pil
 and ``known`` by kind, the state does not say which suit a known natural has: a hand known
 to hold a K is dealt a K first, of a suit drawn from the unseen Ks.)  ``determinize``
 gathers them, shuffles them, and deals them back into the same places in the same numbers:
-the result is a position that seat ``p``
-cannot tell from the real one (its hand, staged cards, every table and the pile are
-untouched), and with a given seed the same redeal for every position the seat cannot tell
-apart.  Red threes never sit in a hand in the rank-only presets, so hands are refilled
+the result is a position that seat ``p`` cannot tell from the real one (its hand, staged
+cards, every table and the pile are untouched), and with a given seed the same redeal for
+every position the seat cannot tell apart.  Red threes never sit in a hand in the rank-only presets, so hands are refilled
 from the other cards.  Used by rollout evaluation (``train/rollouts.py``).
 """
 

@@ -8,8 +8,9 @@ to hold a K is dealt a K first, of a suit drawn from the unseen Ks.)  ``determin
 gathers them, shuffles them, and deals them back into the same places in the same numbers:
 the result is a position that seat ``p`` cannot tell from the real one (its hand, staged
 cards, every table and the pile are untouched), and with a given seed the same redeal for
-every position the seat cannot tell apart.  Red threes never sit in a hand in the rank-only presets, so hands are refilled
-from the other cards.  Used by rollout evaluation (``train/rollouts.py``).
+every position the seat cannot tell apart.  Red threes never sit in a hand in the
+rank-only presets, so hands are refilled from the other cards.  Used by rollout evaluation
+(``train/rollouts.py``) and the web table's coach.
 """
 
 from __future__ import annotations

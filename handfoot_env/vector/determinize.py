@@ -21,6 +21,7 @@ from numba import njit
 from handfoot_env.cards import FIRST_NATURAL, NUM_KINDS, NUM_NATURALS, NUM_SUITS, RED_THREE
 from handfoot_env.vector.counts import KIND_OF_CARD
 from handfoot_env.vector.deal import add_card
+from handfoot_env.vector.state import STAGED
 
 
 @njit(cache=True)
@@ -46,6 +47,18 @@ def _take(s, seat, to_foot, suited, pool, n, keep):
 
 
 @njit(cache=True)
+def _known_in_hand(s, q):
+    """How many of each kind hand ``q`` surely holds: its ``known`` cards, less, for the player
+    whose turn it is, those it has staged (a known card may be among them, and staged cards
+    are seen by all, so this depends only on what every seat sees)."""
+    held = s.known[q].copy()
+    if q == s.current:
+        for k in range(NUM_KINDS):
+            held[k] = max(held[k] - s.table_cards[STAGED, k], 0)
+    return held
+
+
+@njit(cache=True)
 def determinize(s, rules, seat, seed):
     """Redeal, in place, every card of game ``s`` that ``seat`` cannot see (see the module)."""
     np.random.seed(seed)
@@ -55,10 +68,12 @@ def determinize(s, rules, seat, seed):
     foot_sizes = np.zeros(rules.num_players, dtype=np.int64)
     nothing = np.zeros(NUM_KINDS, dtype=np.int16)
     n = 0
+    known_in_hand = np.zeros((rules.num_players, NUM_KINDS), dtype=np.int64)
     for q in range(rules.num_players):
         if q != seat:
+            known_in_hand[q] = _known_in_hand(s, q)
             before = n
-            n = _take(s, q, False, suited, pool, n, s.known[q])
+            n = _take(s, q, False, suited, pool, n, known_in_hand[q])
             hand_sizes[q] = n - before
         if s.on_foot[q] == 0:
             for k in range(NUM_KINDS):
@@ -81,10 +96,12 @@ def determinize(s, rules, seat, seed):
             if q == seat:
                 continue
             for k in range(FIRST_NATURAL, NUM_KINDS):
-                for _ in range(s.known[q, k]):
+                for _ in range(known_in_hand[q, k]):
                     j = front
-                    while KIND_OF_CARD[cards[j]] != k:
+                    while j < n and KIND_OF_CARD[cards[j]] != k:
                         j += 1
+                    if j == n:  # (cannot be: each was taken from this hand into the pool)
+                        raise AssertionError("determinize: a known natural is missing from the pool")
                     cards[front], cards[j] = cards[j], cards[front]
                     add_card(s, q, cards[front], False)
                     front += 1

@@ -136,28 +136,33 @@ def test_the_heuristic_search_on_ray_finds_what_it_finds_here(capsys):
 
 
 def test_a_trained_agent_reaches_workers_by_value(tmp_path):
-    """The spec carries the model's bytes, and the agent a worker builds from them (a file of
-    its own, not the driver's path) plays as the driver's ``make_agent("ppo")``."""
+    """The spec carries the model's bytes, and a worker builds its agent from them, not from
+    a path of the driver's: a learner's policy that is in no file plays on the worker."""
     import numpy as np
     import torch
 
     from agents import make_agent
     from handfoot_env.vector import VectorEngine
-    from train.cluster import build_agent
+    from train.cluster import build_agent, policy_spec
 
     rules = Rules.preset("partnership")
     spec = agent_spec("ppo", rules)
     assert spec.model is not None and spec.model == (ROOT / "agents" / "models" / "ppo_partnership.pt").read_bytes()
+    learner = make_agent("ppo", rules=rules).policy
+    with torch.no_grad():  # a policy of its own: the shipped one, its actor's last layer moved
+        learner.actor_layer.weight.add_(
+            torch.randn_like(learner.actor_layer.weight, generator=torch.Generator().manual_seed(0))
+        )
+    worker = build_agent(policy_spec(learner, rules), rules)
+    weights, expected = worker.policy.state_dict(), learner.state_dict()
+    assert weights.keys() == expected.keys() and all(torch.equal(weights[k], expected[k]) for k in expected)
     engine = VectorEngine(rules, batch_size=64, seed=5)
     rng = np.random.default_rng(5)
     for _ in range(40):  # positions past the opening
-        masks = engine.legal_mask()
-        engine.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        engine.step(np.array([rng.choice(np.flatnonzero(m)) for m in engine.legal_mask()]))
     observations, masks = engine.observe().copy(), engine.legal_mask().copy()
-    worker, driver = build_agent(spec, rules), make_agent("ppo", rules=rules)
-    weights, expected = worker.policy.state_dict(), driver.policy.state_dict()
-    assert weights.keys() == expected.keys() and all(torch.equal(weights[k], expected[k]) for k in expected)
-    assert np.array_equal(worker.act(observations, masks), driver.act(observations, masks))
+    shipped = make_agent("ppo", rules=rules)
+    assert not np.array_equal(worker.act(observations, masks), shipped.act(observations, masks))
 
 
 def test_a_py_agent_benchmarks_on_ray_to_the_local_numbers_and_its_fault_comes_back_whole(tmp_path, capsys):

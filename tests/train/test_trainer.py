@@ -118,7 +118,14 @@ def test_a_checkpoint_from_before_0_4_resumes_and_a_foreign_one_is_one_line(tiny
 
     import torch
 
-    from handfoot_env.baselines.heuristic_params import NAMES, NAMES_BEFORE_0_4
+    from handfoot_env.baselines.heuristic_params import (
+        ADDED_IN_0_4,
+        ADDED_IN_0_5,
+        DEFAULT_PARAMS,
+        NAMES,
+        NAMES_BEFORE_0_4,
+        read_params,
+    )
 
     config, _ = tiny_run
     run_dir = tmp_path / "runs"
@@ -126,18 +133,26 @@ def test_a_checkpoint_from_before_0_4_resumes_and_a_foreign_one_is_one_line(tiny
     path = run_dir / config.name / "checkpoint" / "trainer.pt"
     checkpoint = torch.load(path, weights_only=False)
     saved_steps = json.loads((path.parent / "state.json").read_text())["num_timesteps"]
-    original = checkpoint["policy"]["advisor_params"].clone()  # (a buffer: PPO does not change it)
+    # Numbers of its own (the tiny run kept the defaults, which a resume that ignored the file's
+    # would also give): the searched partnership variant, in 0.3.0's order, without the
+    # entries added since, which resume at their defaults.
+    tuned, _ = read_params(ROOT / "agents" / "models" / "tuned_partnership.json")
+    expected = tuned.copy()
+    for name in ADDED_IN_0_4 + ADDED_IN_0_5:
+        expected[NAMES.index(name)] = DEFAULT_PARAMS[NAMES.index(name)]
+    assert not np.array_equal(expected, DEFAULT_PARAMS)
     old_order = [NAMES.index(n) for n in NAMES_BEFORE_0_4]
     for state in (checkpoint["policy"], checkpoint["algorithm"]["anchor"]):
         if state is not None:
-            state["advisor_params"] = state["advisor_params"][old_order]
+            state["advisor_params"] = torch.as_tensor(tuned[old_order])
     del checkpoint["advisor_param_names"]
     torch.save(checkpoint, path)
     target = saved_steps + 256  # past what the run trained, however far earlier tests took it
     longer = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", f"total_timesteps={target}"])
     assert train(longer, resume=True)["num_timesteps"] >= target
     resumed = torch.load(path, weights_only=False)  # written again by the resumed segment
-    assert torch.equal(resumed["policy"]["advisor_params"], original)  # the numbers mapped back by name
+    assert np.array_equal(resumed["policy"]["advisor_params"].numpy(), expected)  # mapped back by name
+    assert resumed["advisor_param_names"] == list(NAMES)  # and written with their names again
     again = train(longer, resume=True)  # nothing left to train: the best evaluation so far is still kept
     assert again["kept_step"] in [e["step"] for e in again["evals"]]
     checkpoint = torch.load(path, weights_only=False)

@@ -138,3 +138,46 @@ def test_house_deals_a_hand_the_naturals_it_is_known_to_hold(players):
         assert (after["hand"] >= after["known"]).all()  # each known natural is in its hand again
         assert np.array_equal(engine.observe(np.array([seat]))[0], seen)
         assert (after["hand_suits"].sum(axis=1) == after["hand"][:, FIRST_NATURAL:]).all()
+
+
+ASKED_PARTNER = """
+preset: house
+rules: {num_players: 4, permission_to_go_out: true}
+phase: draw
+to_move: 0
+seats:
+  - {hand: Kh Kd Ks, foot: [], on_foot: true}
+  - {hand: random 11, foot: random 11}
+  - {hand: random 11, foot: random 11}
+  - {hand: random 11, foot: random 11}
+pile: 7d Kc
+"""
+
+
+def test_a_redeal_for_the_asked_partner_keeps_the_askers_staged_known_cards_apart():
+    """Seat 0 (on its foot, known to hold a K) takes another K from the pile, stages four Ks
+    and asks its partner, seat 2, who is now to act: the known Ks may all be among the staged
+    ones, which seat 2 sees, so none is dealt back into seat 0's hand (which used to grow a
+    card, and with every K in sight read past the unseen cards)."""
+    from helpers import A, kind, rank
+
+    from handfoot_env.reference.scenario import load_scenario
+
+    game = load_scenario(ASKED_PARTNER)
+    game.seats[0].known[kind("K")] = 1  # taken from the pile on an earlier turn
+    game.step(A.TAKE_PILE)
+    game.step(A.start_group(rank("K")))
+    game.step(A.add_natural(rank("K")))
+    game.step(A.ASK_TO_GO_OUT)
+    engine = VectorEngine(game.rules, batch_size=1, auto_reset=False)
+    engine.load_position(0, game)
+    assert engine.current_player[0] == 2 and engine.states[0]["known"][0][kind("K")] == 2
+    before = engine.states[0].copy()
+    seen = engine.observe(np.array([2]))[0].copy()
+    for seed in range(10):
+        engine.states[0] = before
+        determinize_kernel(engine.states, engine.kernel_rules, np.array([0]), np.array([2]), np.array([seed]))
+        after = engine.states[0]
+        assert np.array_equal(hidden_cards(after, 2, 4), hidden_cards(before, 2, 4))
+        assert (after["hand"].sum(axis=1) == before["hand"].sum(axis=1)).all()
+        assert np.array_equal(engine.observe(np.array([2]))[0], seen)

@@ -27,8 +27,8 @@ def test_engines_agree_step_for_step(preset, players):
 
 @pytest.mark.parametrize("preset,players", [("classic", 2), ("partnership", 4)])
 def test_engines_agree_where_deals_end_by_going_out(preset, players):
-    # Scripted play goes out, which random play never does: the bonus, the partner's
-    # permission and the going-out scores compared too.
+    # Scripted play goes out, which random play never does: the going-out bonus and the
+    # scores of a deal that a seat ended compared too.
     from agents import make_agent
 
     rules = Rules.preset(preset, num_players=players)

@@ -42,7 +42,7 @@ MODELS = ROOT / "agents" / "models"
 # Each shipped model and the config in configs/ whose run it is (its copy sits beside the model).
 SHIPPED_RECIPES = {
     "ppo_partnership": "residual_anchor_anneal.yaml",
-    "ppo_classic": "residual_classic_anneal100.yaml",
+    "ppo_classic": "residual_classic_anneal150.yaml",
     "ppo_house": "residual_house_anneal60.yaml",
     "scratch_partnership": "scratch.yaml",
 }
@@ -85,6 +85,7 @@ def test_ray_configs_are_their_local_twins_on_workers(ray_name, twin):
     "longer,base",
     [
         ("residual_classic_anneal100.yaml", "residual_classic_anneal.yaml"),
+        ("residual_classic_anneal150.yaml", "residual_classic_anneal.yaml"),
         ("residual_house_anneal60.yaml", "residual_house_anneal.yaml"),
     ],
 )

@@ -18,7 +18,20 @@ same seed: deal ``d`` of the game seeded with ``s`` uses
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+
+# The largest game seed: the vector engine keeps seeds as int64, and both engines take the same range.
+MAX_SEED = 2**63 - 1
+
+
+def check_seed(seed: Any, what: str = "seed") -> int:
+    """``seed`` as an int; a ``ValueError`` naming ``what`` unless it is a whole number from 0 to MAX_SEED."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"{what} must be a whole number from 0 to {MAX_SEED}, got {seed!r}")
+    return int(seed)
+
 
 # Kind indices.  Naturals 4..A are kinds 4..14, so ``kind - FIRST_NATURAL`` is the
 # natural's rank index 0..10 used by the action layout.

@@ -47,6 +47,7 @@ from gymnasium.vector import AutoresetMode
 
 from handfoot_env import actions as A
 from handfoot_env.baselines import MASK_ONLY_BASELINES
+from handfoot_env.cards import check_seed
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.gym_env import ILLEGAL_ACTIONS, resolve_agents
 from handfoot_env.observation import OBS_SIZE
@@ -164,12 +165,12 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
             if len(seeds) != n:
                 raise ValueError(f"reset needs one seed per env ({n}), got {len(seeds)}")
         else:
-            seeds = [None] * n if seed is None else [_check_seed(seed) + i for i in range(n)]
+            seeds = [None] * n if seed is None else [check_seed(seed) + i for i in range(n)]
         if reset_mask is not None:
             return self._reset_some(np.flatnonzero(reset_mask), seeds)
         first = next((s for s in seeds if s is not None), None)
         if first is not None:
-            first = _check_seed(first)
+            first = check_seed(first)
             self._seed_rng = np.random.default_rng(first)
             self._opponent_rng = np.random.default_rng([first, 1])
             self.action_space.seed(first)
@@ -198,7 +199,7 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
         from, or the next of the env's own where ``s`` is None."""
         return np.array(
             [
-                np.random.default_rng(_check_seed(s)).integers(0, 2**62)
+                np.random.default_rng(check_seed(s)).integers(0, 2**62)
                 if s is not None
                 else self._seed_rng.integers(0, 2**62)
                 for s in seeds
@@ -422,12 +423,6 @@ def _check_options(options: Any, num_envs: int) -> np.ndarray | None:
     if not (isinstance(mask, np.ndarray) and mask.dtype == np.bool_ and mask.shape == (num_envs,) and mask.any()):
         raise ValueError(f"options['reset_mask'] must be a bool numpy array of shape ({num_envs},) with a True")
     return mask
-
-
-def _check_seed(seed: Any) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    return int(seed)
 
 
 __all__ = ["HandFootVectorEnv", "LegalMultiDiscrete"]

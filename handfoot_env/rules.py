@@ -123,7 +123,7 @@ class Rules:
     @classmethod
     def preset(cls, name: str = "classic", **overrides: Any) -> Rules:
         """A named preset with optional overrides, e.g. ``Rules.preset("classic", num_players=3)``."""
-        if name not in PRESETS:
+        if not isinstance(name, str) or name not in PRESETS:
             raise ValueError(f"unknown preset {name!r}: choose one of {', '.join(PRESET_NAMES)}")
         fields = dict(PRESETS[name])
         _check_field_names(overrides)
@@ -135,6 +135,22 @@ class Rules:
         return cls(preset_name=name, **fields)
 
     @classmethod
+    def from_overrides(cls, name: str, overrides: Any) -> Rules:
+        """The preset ``name`` with ``overrides`` as a user wrote them (a config's ``rules``, a
+        scenario's, ``--rule``): a mapping of field names, its lists read as tuples."""
+        if not isinstance(overrides, dict):
+            raise ValueError(f"rules must be a mapping of field names to values, got {type(overrides).__name__}")
+        _check_field_names(overrides)
+        fields = dict(overrides)
+        for key in ("deal_minimums",):
+            if isinstance(fields.get(key), list):
+                fields[key] = tuple(fields[key])
+        for key in ("books_to_go_out", "minimums_by_score"):
+            if isinstance(fields.get(key), list):
+                fields[key] = tuple(tuple(x) if isinstance(x, list) else x for x in fields[key])
+        return cls.preset(name, **fields)
+
+    @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
         """Rebuild rules from :meth:`to_dict` (as stored in game records)."""
         if not isinstance(data, dict):
@@ -143,13 +159,7 @@ class Rules:
         name = data.pop("preset_name", data.pop("preset", "classic"))
         if not isinstance(name, str):
             raise ValueError(f"rules field 'preset_name' must be a string, got {name!r}")
-        for key in ("deal_minimums",):
-            if isinstance(data.get(key), list):
-                data[key] = tuple(data[key])
-        for key in ("books_to_go_out", "minimums_by_score"):
-            if isinstance(data.get(key), list):
-                data[key] = tuple(tuple(x) if isinstance(x, list) else x for x in data[key])
-        return cls.preset(name, **data)
+        return cls.from_overrides(name, data)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-friendly dict of every field."""
@@ -366,10 +376,12 @@ def _kernel_int(value: Any) -> Any:
     return min(int(value), 2**62)
 
 
-def _check_field_names(values: dict[str, Any]) -> None:
+def _check_field_names(values: dict[Any, Any]) -> None:
     for key in values:
-        if key not in _FIELD_NAMES:
+        if not isinstance(key, str) or key not in _FIELD_NAMES:
             raise ValueError(f"unknown rules field {key!r}; known fields: {', '.join(sorted(_FIELD_NAMES))}")
+        if key == "preset_name":  # the preset is chosen by name, never overridden beside it
+            raise ValueError("rules field 'preset_name' cannot be overridden: choose the preset instead")
 
 
 def _fail(name: str, message: str) -> None:

@@ -12,6 +12,10 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         seen = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, (list, dict)):  # YAML allows them ("? [a]"); no setting is named so
+                raise yaml.constructor.ConstructorError(
+                    None, None, "a key must be a name, not a list or a mapping", key_node.start_mark
+                )
             if key in seen:
                 raise yaml.constructor.ConstructorError(
                     None, None, f"the key {key!r} is written twice", key_node.start_mark

@@ -12,6 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from handfoot_env.cards import check_seed
 from handfoot_env.errors import IllegalActionError, RecordError, ScenarioError
 from handfoot_lab.commands import COMMANDS
 
@@ -43,8 +44,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version, or bad arguments (one line, status 2)
         return exc.code if isinstance(exc.code, int) else 0
     try:
-        if getattr(args, "seed", None) is not None and args.seed < 0:
-            raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
+        if getattr(args, "seed", None) is not None:
+            check_seed(args.seed, "--seed")
         return args.func(args)
     except (RecordError, ScenarioError, IllegalActionError, ValueError) as exc:
         print(f"handfoot: error: {exc}", file=sys.stderr)

@@ -75,7 +75,7 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         overrides["num_players"] = args.players
     if getattr(args, "deals", None) is not None:
         overrides["num_deals"] = args.deals
-    return Rules.from_dict({"preset_name": args.preset or "classic", **overrides})
+    return Rules.from_overrides(args.preset or "classic", overrides)
 
 
 def require_positive(args: argparse.Namespace, *names: str) -> None:

@@ -496,7 +496,7 @@ def run_play(
     fields = dict(overrides or {})
     if num_players is not None:
         fields["num_players"] = num_players
-    rules = Rules.preset(preset, **fields)
+    rules = Rules.from_overrides(preset, fields)
     if partner is not None and not rules.partnerships:
         raise ValueError(f"--partner: {preset} with {rules.num_players} players has no partners")
     session = PlaySession(rules, seed, opponents, partner or "heuristic", hint, coach)

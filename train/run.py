@@ -69,13 +69,20 @@ def write_json(path: Path, data: Any) -> None:
     write_atomically(path, write)
 
 
-def read_json(path: Path, what: str) -> Any:
+def read_json(path: Path, what: str, kind: type = dict) -> Any:
+    """The JSON value in ``path``, of type ``kind`` (an object unless said); anything else
+    (unreadable, corrupt, another type) is a ``ValueError``."""
     try:
-        return json.loads(path.read_text())
+        data = json.loads(path.read_text())
     except OSError as exc:
         raise ValueError(f"cannot read the {what} {path}: {exc.strerror or exc}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise ValueError(f"the {what} {path} is corrupt ({exc}); start the run afresh without --resume") from None
+    if not isinstance(data, kind):
+        raise ValueError(
+            f"the {what} {path} is corrupt (not a JSON {'object' if kind is dict else 'array'}); start the run afresh without --resume"
+        )
+    return data
 
 
 class RunFolder:
@@ -154,7 +161,9 @@ class RunFolder:
         """config.json holds the settings in use now; segments.json every segment's changes."""
         write_json(self.path / "config.json", self.config.to_dict())
         segments_path = self.path / "segments.json"
-        segments = read_json(segments_path, "run segments") if segments_path.exists() and changes is not None else []
+        segments = (
+            read_json(segments_path, "run segments", list) if segments_path.exists() and changes is not None else []
+        )
         segments.append({"start_step": step, "changes": changes or {}})
         write_json(segments_path, segments)
 

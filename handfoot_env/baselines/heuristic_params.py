@@ -226,6 +226,8 @@ def params_array(values: dict[str, float] | None = None) -> np.ndarray:
     for name, value in (values or {}).items():
         if name not in PARAMS:
             raise ValueError(f"unknown heuristic parameter {name!r}: choose from {', '.join(NAMES)}")
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or not np.isfinite(value):
+            raise ValueError(f"heuristic parameter {name!r} must be a finite number, got {value!r}")
         array[NAMES.index(name)] = float(value)
     return array
 

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from handfoot_env.cards import CARD_KIND, NUM_KINDS, RED_THREE
+from handfoot_env.cards import CARD_KIND, NUM_KINDS, RED_THREE, check_seed
 from handfoot_env.reference import deal, legality, transitions
 from handfoot_env.reference import rule_facts as facts
 from handfoot_env.reference.scoring import DealResult, score_deal
@@ -70,8 +70,7 @@ class Game:
         dealt yet, for a scenario to lay out its own position)."""
         rules = rules if rules is not None else Rules.preset("classic")
         require_supported(rules)
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        check_seed(seed)
         # The whole state of a game is these attributes; nothing else is ever set on it.
         self.rules = rules
         self.seed = int(seed)  # deal d is shuffled from (seed, d): cards.shuffled_cards

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from handfoot_env.actions import NUM_ACTIONS, describe
+from handfoot_env.cards import check_seed
 from handfoot_env.errors import RecordError, ScenarioError
 from handfoot_env.reference import rule_facts as facts
 from handfoot_env.reference.game import Game
@@ -74,6 +75,8 @@ def load_record(path: str | Path) -> dict[str, Any]:
         raise RecordError(
             f"record {path} is not valid JSON (truncated or corrupt?): {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from None
+    except RecursionError:
+        raise RecordError(f"record {path} nests too deeply to be a handfoot record") from None
     validate_record(record, str(path))
     return record
 
@@ -91,8 +94,10 @@ def validate_record(record: Any, name: str = "record") -> None:
         if key not in record:
             raise RecordError(f"{name}: missing field {key!r}")
     seed = record["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise RecordError(f"{name}: seed must be a non-negative integer, got {seed!r}")
+    try:
+        check_seed(seed)
+    except ValueError as exc:
+        raise RecordError(f"{name}: {exc}") from None
     actions = record["actions"]
     if not isinstance(actions, list) or not all(
         isinstance(a, int) and not isinstance(a, bool) and 0 <= a < NUM_ACTIONS for a in actions
@@ -102,6 +107,27 @@ def validate_record(record: Any, name: str = "record") -> None:
         Rules.from_dict(record["rules"])
     except (ValueError, TypeError) as exc:
         raise RecordError(f"{name}: bad rules: {exc}") from None
+    if "result" in record:
+        _check_result(record["result"], name)
+
+
+def _is_ints(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+
+
+def _check_result(result: Any, name: str) -> None:
+    """The optional ``result`` has the shapes :func:`to_record` writes (replay compares them)."""
+    if not isinstance(result, dict):
+        raise RecordError(f"{name}: result must be a mapping, got {type(result).__name__}")
+    shapes = {
+        "totals": _is_ints,
+        "winners": _is_ints,
+        "deal_scores": lambda v: isinstance(v, list) and all(_is_ints(s) for s in v),
+        "over": lambda v: isinstance(v, bool),
+    }
+    for key, fits in shapes.items():
+        if key in result and not fits(result[key]):
+            raise RecordError(f"{name}: result field {key!r} has the wrong shape: {result[key]!r}")
 
 
 def start_game(record: dict[str, Any]) -> Game:
@@ -130,16 +156,14 @@ def replay(record: dict[str, Any], on_step: Callable[[Game, int, int], None] | N
             raise RecordError(f"record step {index}: action {action} ({describe(action)}) is illegal here: {reason}")
         game.step(action)
     result = record.get("result")
-    if isinstance(result, dict):
-        if "totals" in result and list(result["totals"]) != game.totals:
+    if isinstance(result, dict):  # its shapes checked by validate_record
+        if "totals" in result and result["totals"] != game.totals:
             raise RecordError(
                 f"record does not match its replay: stored totals {result['totals']}, replayed {game.totals}"
             )
-        if "deal_scores" in result and [list(s) for s in result["deal_scores"]] != [
-            list(d.scores) for d in game.deal_results
-        ]:
+        if "deal_scores" in result and result["deal_scores"] != [list(d.scores) for d in game.deal_results]:
             raise RecordError("record does not match its replay: deal scores differ")
-        if "winners" in result and game.is_over and list(result["winners"]) != game.winners():
+        if "winners" in result and game.is_over and result["winners"] != game.winners():
             raise RecordError(
                 f"record does not match its replay: stored winners {result['winners']}, replayed {game.winners()}"
             )

@@ -51,6 +51,7 @@ from handfoot_env.cards import (
     TWO,
     card_id_counts,
     card_name,
+    check_seed,
     is_natural,
     parse_card,
     rank_of,
@@ -164,22 +165,39 @@ def build_scenario(source: str | dict) -> tuple[Game, bool]:
     """The scenario's position, and whether the deal starts there (``start: true``), in
     which case the caller opens it with ``Game.open_deal`` (so both engines can)."""
     try:
-        data = load_yaml(source, "the scenario") if isinstance(source, str) else dict(source)
+        data = load_yaml(source, "the scenario") if isinstance(source, str) else source
     except ValueError as exc:
         raise ScenarioError(str(exc)) from None
     if not isinstance(data, dict):
         raise ScenarioError("a scenario is a mapping of keys such as preset, seats, tables, pile")
+    try:
+        return _lay_out(dict(data))
+    except (TypeError, AttributeError) as exc:  # a value of the wrong kind where the layout reads it
+        raise ScenarioError(f"a scenario value has the wrong type: {exc}") from None
+
+
+def _whole_number(data: dict, key: str, default: int) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ScenarioError(f"{key} must be a whole number, got {value!r}")
+    return value
+
+
+def _lay_out(data: dict) -> tuple[Game, bool]:
     unknown = set(data) - _KEYS
     if unknown:
         raise ScenarioError(f"unknown scenario keys: {', '.join(sorted(unknown))}; known: {', '.join(sorted(_KEYS))}")
     try:
-        rules = Rules.preset(data.get("preset", "classic"), **(data.get("rules") or {}))
+        rules = Rules.from_overrides(data.get("preset", "classic"), data.get("rules") or {})
         require_supported(rules)
     except ValueError as exc:
         raise ScenarioError(f"rules: {exc}") from None
-    seed = int(data.get("seed", 0))
+    try:
+        seed = check_seed(_whole_number(data, "seed", 0))
+    except ValueError as exc:
+        raise ScenarioError(str(exc)) from None
     n = rules.num_players
-    deal = int(data.get("deal", 1))
+    deal = _whole_number(data, "deal", 1)
     if not 1 <= deal <= rules.num_deals:
         raise ScenarioError(f"deal must be between 1 and {rules.num_deals}, got {deal}")
     start = data.get("start", False)

@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from handfoot_env import actions as A
+from handfoot_env.cards import MAX_SEED, check_seed
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.kernel_cache import compile_once, start_threads
 from handfoot_env.observation import OBS_SIZE
@@ -151,14 +152,13 @@ class VectorEngine:
         seed the games continue the engine's seed sequence (new games, still reproducible)."""
         if seeds is None:
             base = getattr(self, "_next_seed", 0) if seed is None else seed
-            if isinstance(base, bool) or not isinstance(base, (int, np.integer)) or base < 0:
-                raise ValueError(f"seed must be a non-negative integer, got {base!r}")
+            check_seed(base)
+            if int(base) > MAX_SEED - (self.batch_size - 1):  # game i is seeded base + i
+                raise ValueError(f"seed must be at most {MAX_SEED - (self.batch_size - 1)} for {self.batch_size} games")
             seeds = np.arange(self.batch_size, dtype=np.int64) + int(base)
             self._next_seed = int(base) + self.batch_size
         else:
-            seeds = np.asarray(seeds, dtype=np.int64)
-            if seeds.shape != (self.batch_size,) or (seeds < 0).any():
-                raise ValueError(f"seeds must be {self.batch_size} non-negative integers")
+            seeds = _seed_array(seeds, (self.batch_size,), f"seeds must be {self.batch_size} whole numbers")
             self._next_seed = int(seeds.max()) + 1
         self._start_games(np.arange(self.batch_size), seeds)
 
@@ -387,10 +387,7 @@ class VectorEngine:
             seeds = np.arange(self._next_seed, self._next_seed + len(index), dtype=np.int64)
             self._next_seed += len(index)
         else:
-            given = np.asarray(seeds)
-            if given.shape != index.shape or (given.dtype.kind not in "iu" and given.size) or (given < 0).any():
-                raise ValueError(f"seeds must be {len(index)} non-negative integers, one for each game restarted")
-            seeds = given.astype(np.int64)
+            seeds = _seed_array(seeds, index.shape, f"seeds must be {len(index)} whole numbers, one a game restarted")
         self._start_games(index, seeds)
         return seeds
 
@@ -410,3 +407,13 @@ class VectorEngine:
         self._check_kernel(self.states, self.kernel_rules, actions, active, self._errors)
         code = int(self._errors[b])
         return None if code == 0 else REASONS[code]
+
+
+def _seed_array(seeds, shape: tuple[int, ...], refusal: str) -> np.ndarray:
+    """``seeds`` as int64 game seeds of ``shape``; a ``ValueError`` (``refusal``) unless each is
+    a whole number from 0 to MAX_SEED (floats are not truncated, big numbers not wrapped)."""
+    given = np.asarray(seeds)
+    whole = given.dtype.kind in "iu" or (given.size == 0 and given.dtype.kind == "f")
+    if given.shape != shape or not whole or (given < 0).any() or (given > MAX_SEED).any():
+        raise ValueError(f"{refusal} from 0 to {MAX_SEED}")
+    return given.astype(np.int64)

@@ -6,10 +6,15 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
+import re
 import sys
 
 from handfoot_env.rules import Rules
 from handfoot_lab.cli_common import require_positive
+
+MAX_BATCH = 262_144  # games in one engine: about 2.5 GB of state, more than any row here needs
+MAX_LOAD = 64  # busy processes beside a row: a load test, not a fork bomb
 
 
 def add_parser(sub) -> None:
@@ -51,17 +56,17 @@ def run(args: argparse.Namespace) -> int:
         return _bench_training(args)
 
     batches = _int_list(args.batches, "--batches")
-    if not args.seconds > 0:
+    if not (math.isfinite(args.seconds) and args.seconds > 0):
         raise ValueError(f"--seconds must be a positive number of seconds, got {args.seconds}")
     configs = []
     for item in args.configs.split(","):
         preset, _, players = item.strip().partition(":")
-        if not players.strip().isdigit():
+        if not re.fullmatch(r"\s*[0-9]+\s*", players):
             raise ValueError(f"--configs takes preset:players entries such as classic:2,house:4, got {item!r}")
         configs.append((preset, int(players)))
         Rules.preset(preset, num_players=int(players))  # a clear error before any process starts
-    if args.load < 0:
-        raise ValueError(f"--load is a number of busy processes, 0 or more, got {args.load}")
+    if not 0 <= args.load <= MAX_LOAD:
+        raise ValueError(f"--load is a number of busy processes from 0 to {MAX_LOAD}, got {args.load}")
     rows = run_bench(batches, configs, seconds=args.seconds, reference=not args.no_reference, load=args.load)
     if args.json:  # a JSON list at the end; each row's progress on standard error meanwhile
         done = []
@@ -79,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
 def _int_list(text: str, option: str) -> tuple[int, ...]:
     values = []
     for item in text.split(","):
-        if not item.strip().isdigit() or int(item) < 1:
-            raise ValueError(f"{option} takes positive whole numbers separated by commas, got {item!r}")
+        if not re.fullmatch(r"\s*[0-9]+\s*", item) or not 1 <= int(item) <= MAX_BATCH:
+            raise ValueError(f"{option} takes whole numbers from 1 to {MAX_BATCH:,} separated by commas, got {item!r}")
         values.append(int(item))
     return tuple(values)
 

@@ -62,7 +62,6 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out {out} is a file; give a folder")
-    out.mkdir(parents=True, exist_ok=True)
     settings = Settings(
         tables=parse_tables(args.tables),
         pairs=args.pairs,
@@ -72,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
     )
     benchmark = Benchmark(args.agents, settings)  # names checked before a cluster starts
+    out.mkdir(parents=True, exist_ok=True)  # only once the agents and tables are known good
     with ray_cluster(args.ray) as cluster:
         benchmark.cluster = cluster
         report = benchmark.run()

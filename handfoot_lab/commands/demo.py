@@ -8,6 +8,7 @@ import time
 import numpy as np
 
 from handfoot_env.rules import Rules
+from handfoot_lab.cli_common import require_positive
 
 
 def add_parser(sub) -> None:
@@ -26,6 +27,7 @@ def run(args: argparse.Namespace) -> int:
     """A few seeded games between scripted players, with a score table."""
     from handfoot_lab.commands.game import play_game
 
+    require_positive(args, "games")
     print("handfoot demo: seeded games between scripted players (reference engine)\n")
     lineups = [
         (Rules.preset("classic"), ("greedy", "random")),

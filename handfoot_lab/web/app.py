@@ -47,6 +47,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from agents import AGENT_NAMES, AgentFault
+from handfoot_env.cards import MAX_SEED
 from handfoot_env.rules import KERNEL_CHOICES, PRESET_NAMES, Rules
 from handfoot_env.rules_table import FIELD_DOCS
 from handfoot_lab.play import unpredictable_seed
@@ -55,7 +56,6 @@ from handfoot_lab.web.tables import PlayTable, Refused, ReplayTable, WatchTable
 STATIC = Path(__file__).parent / "static"
 COOKIE = "handfoot_session"
 MAX_TABLES = 256  # the oldest sessions' tables go first
-MAX_SEED = 2**63 - 1  # the vector engine (the Coach's play-outs) keeps seeds as int64
 
 
 class Tables:

@@ -47,7 +47,7 @@ BAD_INPUTS = [
     (["serve", "--host", "203.0.113.9"], "cannot listen on 203.0.113.9"),
     (QUICK + ["--set", "network.arch=[64"], "--set network.arch: the value '[64' is not valid YAML"),
     (QUICK + ["--set", "run_dir=/proc/x", "--set", "total_timesteps=64"], "cannot create the run folder /proc/x"),
-    (QUICK + ["--set", "seed=-1"], "config key 'seed': must be a non-negative integer"),
+    (QUICK + ["--set", "seed=-1"], "config key 'seed': must be a whole number from 0 to"),
     (QUICK + ["--set", "env.shaping=-5"], "config key 'env.shaping'"),
     (QUICK + ["--set", "ppo.anchor_coef=1", "--set", "imitation.decisions=0"], "config key 'ppo.anchor_coef'"),
     (QUICK + ["--set", "tune_generations=2"], "moved in handfoot 0.5: write it as tune: {generations: ...}"),
@@ -57,7 +57,7 @@ BAD_INPUTS = [
     (["eval", "--chart", "{tmp}/r.png"], "--chart draws the ratings of a round robin"),
     (["eval", "--round-robin", "random"], "two or more different agents"),
     (["eval", "--round-robin", "random,greedy,random"], "two or more different agents"),
-    (["eval", "--seed", "-5"], "--seed must be a non-negative integer"),
+    (["eval", "--seed", "-5"], "--seed must be a whole number from 0 to"),
     (["eval", "--deals", "9"], "1, 2 or 4 deals"),
     (["eval", "--deals", "3"], "1, 2 or 4 deals"),
     (["eval", "--pairs", "-3"], "--pairs must be at least 1"),
@@ -95,6 +95,66 @@ def test_every_bad_input_is_one_clear_line_with_exit_status_2(tmp_path):
         lines = proc.stderr.strip().splitlines()
         assert len(lines) == 1 and "Traceback" not in proc.stderr and message in lines[0], (args, proc.stderr)
     assert not (tmp_path / "missing").exists() and not list(tmp_path.glob("*.png"))
+
+
+def _record(tmp_path, name, **changes):
+    """A valid record of a short game, with ``changes`` to its fields, saved as ``name``."""
+    from handfoot_env.reference import Game
+    from handfoot_env.reference.record import to_record
+    from handfoot_env.rules import Rules
+
+    record = {**to_record(Game(Rules.preset("classic"), seed=1)), **changes}
+    (tmp_path / name).write_text(json.dumps(record))
+
+
+# Wrong types and values deep inside files, and values past what the engines hold: each found
+# by a review to end in a traceback, or be accepted, before (run in-process: no subprocess each).
+BAD_VALUES = [
+    (["train", "--config", "{tmp}/list_key.yaml"], "a key must be a name, not a list or a mapping"),
+    (["rules", "--rule", "deal_minimums={[1]: 2}"], "a key must be a name"),
+    (QUICK + ["--set", "rules={1: 2}", "--set", "run_dir={tmp}/runs"], "unknown rules field 1"),
+    (QUICK + ["--set", "rules={preset_name: house}", "--set", "run_dir={tmp}/runs"], "'preset_name' cannot be"),
+    (["rules", "--preset", "classic", "--rule", "preset_name=house"], "'preset_name' cannot be overridden"),
+    (["game", "--seed", str(2**63)], "--seed must be a whole number from 0 to 9223372036854775807"),
+    (["replay", "{tmp}/deep.json"], "nests too deeply"),
+    (["replay", "{tmp}/huge_seed.json"], "seed must be a whole number from 0 to"),
+    (["replay", "{tmp}/bad_totals.json"], "result field 'totals' has the wrong shape"),
+    (["replay", "{tmp}/bad_result.json"], "result must be a mapping"),
+    (["replay", "{tmp}/scenario_number.json"], "a scenario is a mapping"),
+    (["replay", "{tmp}/scenario_seed.json"], "seed must be a whole number, got [1]"),
+    (["replay", "{tmp}/scenario_scores.json"], "a scenario value has the wrong type"),
+    (["demo", "--games", "0"], "--games must be at least 1"),
+    (["eval", "--team", "tuned:{tmp}/nan.json", "--pairs", "1"], "'pair_bonus' must be a finite number"),
+    (["bench", "--seconds", "inf"], "--seconds must be a positive number"),
+    (["bench", "--load", "1000"], "--load is a number of busy processes from 0 to 64"),
+    (["bench", "--batches", "99999999"], "--batches takes whole numbers from 1 to 262,144"),
+    (["bench", "--configs", "classic:\u00b2"], "preset:players"),
+    (QUICK + ["--set", "run_dir={tmp}/runs", "--set", "name=listed", "--resume"], "(not a JSON object)"),
+    (["benchmark", "genius", "--out", "{tmp}/benchmark"], "unknown agent 'genius'"),
+]
+
+
+def test_bad_values_in_files_and_options_are_one_clear_line_with_exit_status_2(tmp_path, capsys):
+    (tmp_path / "list_key.yaml").write_text("? [a]\n: 1\n")
+    (tmp_path / "deep.json").write_text("[" * 100_000)
+    _record(tmp_path, "huge_seed.json", seed=10**30)
+    _record(tmp_path, "bad_totals.json", result={"totals": 5})
+    _record(tmp_path, "bad_result.json", result=[1])
+    _record(tmp_path, "scenario_number.json", scenario=5)
+    _record(tmp_path, "scenario_seed.json", scenario={"seed": [1]})
+    _record(tmp_path, "scenario_scores.json", scenario={"scores": 5, "seats": [{}, {}]})
+    (tmp_path / "nan.json").write_text('{"params": {"pair_bonus": NaN}, "preset": "classic", "players": 2}')
+    listed = tmp_path / "runs" / "listed"
+    (listed / "checkpoint").mkdir(parents=True)
+    (listed / "config.json").write_text("[1]")
+    (listed / "checkpoint" / "state.json").write_text("{}")
+    for args, message in BAD_VALUES:
+        args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+        assert main(args) == 2, args
+        err = capsys.readouterr().err
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in err and message in lines[0], (args, err)
+    assert not (tmp_path / "benchmark").exists()  # refused before its folder is made
 
 
 def test_a_config_that_fails_validation_leaves_no_run_folder(tmp_path):

@@ -30,5 +30,5 @@ def test_an_undealt_game_has_its_empty_state_and_a_scenario_fills_it():
 
 
 def test_a_scenario_with_a_negative_seed_is_refused_in_one_line():
-    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+    with pytest.raises(ValueError, match="seed must be a whole number from 0 to"):
         load_scenario("preset: classic\nseed: -1\nseats:\n  - {hand: K K K 5}\n  - {hand: random 11}\n")

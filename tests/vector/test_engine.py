@@ -395,6 +395,12 @@ def test_reset_games_with_seeds_starts_them_as_a_reset_with_those_seeds():
         actions, active = random_actions(masks, rng), np.isin(np.arange(4), rows)
         engine.step(actions, active=active)
         fresh.step(actions, active=active)
-    for bad in (np.array([8]), np.array([-1, 2]), np.array([1.5, 2.0])):
+    too_big = np.array([2**63, 2], dtype=np.uint64)  # past int64: would wrap to a negative seed
+    for bad in (np.array([8]), np.array([-1, 2]), np.array([1.5, 2.0]), too_big, [10**30, 2]):
         with pytest.raises(ValueError, match="seeds must"):
             engine.reset_games(np.array([1, 3]), seeds=bad)
+    for bad in (np.array([1.5, 2.0, 3.0, 4.0]), too_big.repeat(2)):  # a float is not truncated
+        with pytest.raises(ValueError, match="seeds must be 4 whole numbers"):
+            engine.reset(seeds=bad)
+    with pytest.raises(ValueError, match="seed must be at most"):
+        engine.reset(seed=2**63 - 2)  # its fourth game's seed would pass the largest

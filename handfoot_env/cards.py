@@ -24,12 +24,18 @@ import numpy as np
 
 # The largest game seed: the vector engine keeps seeds as int64, and both engines take the same range.
 MAX_SEED = 2**63 - 1
+# The largest seed of a run, a match or a search, from which many game seeds are derived
+# (seed + i, seed * 10**8 + ...): small enough that every derived seed is still a game seed.
+MAX_RUN_SEED = 2**32 - 1
 
 
-def check_seed(seed: Any, what: str = "seed") -> int:
-    """``seed`` as an int; a ``ValueError`` naming ``what`` unless it is a whole number from 0 to MAX_SEED."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"{what} must be a whole number from 0 to {MAX_SEED}, got {seed!r}")
+def check_seed(seed: Any, what: str = "seed", most: int | None = MAX_SEED) -> int:
+    """``seed`` as an int; a ``ValueError`` naming ``what`` unless it is a whole number from 0
+    to ``most`` (None: no limit, for seeds that only seed numpy generators)."""
+    in_range = not isinstance(seed, bool) and isinstance(seed, (int, np.integer)) and seed >= 0
+    if not in_range or (most is not None and seed > most):
+        limit = "0 or more" if most is None else f"from 0 to {most}"
+        raise ValueError(f"{what} must be a whole number {limit}, got {seed!r}")
     return int(seed)
 
 

@@ -165,12 +165,12 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
             if len(seeds) != n:
                 raise ValueError(f"reset needs one seed per env ({n}), got {len(seeds)}")
         else:
-            seeds = [None] * n if seed is None else [check_seed(seed) + i for i in range(n)]
+            seeds = [None] * n if seed is None else [check_seed(seed, most=None) + i for i in range(n)]
         if reset_mask is not None:
             return self._reset_some(np.flatnonzero(reset_mask), seeds)
         first = next((s for s in seeds if s is not None), None)
         if first is not None:
-            first = check_seed(first)
+            first = check_seed(first, most=None)
             self._seed_rng = np.random.default_rng(first)
             self._opponent_rng = np.random.default_rng([first, 1])
             self.action_space.seed(first)
@@ -199,7 +199,7 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
         from, or the next of the env's own where ``s`` is None."""
         return np.array(
             [
-                np.random.default_rng(check_seed(s)).integers(0, 2**62)
+                np.random.default_rng(check_seed(s, most=None)).integers(0, 2**62)
                 if s is not None
                 else self._seed_rng.integers(0, 2**62)
                 for s in seeds

@@ -12,9 +12,9 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         seen = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
-            if isinstance(key, (list, dict)):  # YAML allows them ("? [a]"); no setting is named so
+            if not isinstance(key, (str, int, float, bool, type(None))):  # YAML allows "? [a]"; no setting is so named
                 raise yaml.constructor.ConstructorError(
-                    None, None, "a key must be a name, not a list or a mapping", key_node.start_mark
+                    None, None, "a key must be a name, not a list, set or mapping", key_node.start_mark
                 )
             if key in seen:
                 raise yaml.constructor.ConstructorError(

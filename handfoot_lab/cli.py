@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from handfoot_env.cards import check_seed
+from handfoot_env.cards import MAX_RUN_SEED, MAX_SEED, check_seed
 from handfoot_env.errors import IllegalActionError, RecordError, ScenarioError
 from handfoot_lab.commands import COMMANDS
 
@@ -36,6 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Commands whose --seed is one game's seed; the others derive many game seeds from theirs.
+GAME_SEED_COMMANDS = ("game", "play")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from agents.foreign import AgentFault, MatchFault
 
@@ -45,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 0
     try:
         if getattr(args, "seed", None) is not None:
-            check_seed(args.seed, "--seed")
+            check_seed(args.seed, "--seed", MAX_SEED if args.command in GAME_SEED_COMMANDS else MAX_RUN_SEED)
         return args.func(args)
     except (RecordError, ScenarioError, IllegalActionError, ValueError) as exc:
         print(f"handfoot: error: {exc}", file=sys.stderr)

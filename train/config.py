@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from handfoot_env.cards import MAX_SEED
+from handfoot_env.cards import MAX_RUN_SEED
 from handfoot_env.rewards import REWARD_MODES
 from handfoot_env.rules import PRESET_NAMES
 from handfoot_env.strict_yaml import load_yaml
@@ -391,8 +391,8 @@ def validate(config: TrainConfig) -> TrainConfig:
             fail("device", "cuda: this machine has no CUDA GPU that torch can use (use cpu or auto)")
     if config.algorithm not in ALGORITHMS:
         fail("algorithm", f"must be one of {', '.join(ALGORITHMS)}, got {config.algorithm!r}")
-    if not 0 <= config.seed <= MAX_SEED:
-        fail("seed", f"must be a whole number from 0 to {MAX_SEED}, got {config.seed}")
+    if not 0 <= config.seed <= MAX_RUN_SEED:  # a run derives its deals' seeds from it
+        fail("seed", f"must be a whole number from 0 to {MAX_RUN_SEED}, got {config.seed}")
     at_least(config, "", ("total_timesteps", "threads"), 1)
     at_least(config, "", ("checkpoint_every",), 0)
     if not config.time_limit_minutes >= 0 or math.isinf(config.time_limit_minutes):  # NaN fails >= too

@@ -115,7 +115,7 @@ def win_probability(config: TrainConfig, rules: Rules, folder: Path, say) -> Win
     key = hashlib.sha256(json.dumps(fitted_from, sort_keys=True).encode())
     cache = Path.home() / ".cache" / "handfoot" / "win_prob" / f"{key.hexdigest()[:16]}.json"
     if cache.exists():
-        data = read_json(cache, "cached win-probability model")
+        data = read_json(cache, "cached win-probability model", remedy="delete it to fit the model again")
         say(f"win-probability model: cached fit on {data['report']['games']:,} games ({cache})")
     else:
         model, report = fit_win_prob(rules, config.env.win_prob_games, seed=5_000_000, log=say)

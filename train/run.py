@@ -69,19 +69,19 @@ def write_json(path: Path, data: Any) -> None:
     write_atomically(path, write)
 
 
-def read_json(path: Path, what: str, kind: type = dict) -> Any:
-    """The JSON value in ``path``, of type ``kind`` (an object unless said); anything else
-    (unreadable, corrupt, another type) is a ``ValueError``."""
+def read_json(
+    path: Path, what: str, kind: type[dict | list] = dict, remedy: str = "start the run afresh without --resume"
+) -> Any:
+    """The JSON value in ``path``, a ``kind`` (an object unless said); anything else
+    (unreadable, corrupt, another type) is a ``ValueError`` that ends with ``remedy``."""
     try:
         data = json.loads(path.read_text())
     except OSError as exc:
         raise ValueError(f"cannot read the {what} {path}: {exc.strerror or exc}") from None
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-        raise ValueError(f"the {what} {path} is corrupt ({exc}); start the run afresh without --resume") from None
+        raise ValueError(f"the {what} {path} is corrupt ({exc}); {remedy}") from None
     if not isinstance(data, kind):
-        raise ValueError(
-            f"the {what} {path} is corrupt (not a JSON {'object' if kind is dict else 'array'}); start the run afresh without --resume"
-        )
+        raise ValueError(f"the {what} {path} is corrupt (not a JSON {'object' if kind is dict else 'array'}); {remedy}")
     return data
 
 

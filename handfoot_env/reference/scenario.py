@@ -178,9 +178,9 @@ def build_scenario(source: str | dict) -> tuple[Game, bool]:
 
 def _whole_number(data: dict, key: str, default: int) -> int:
     value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise ScenarioError(f"{key} must be a whole number, got {value!r}")
-    return value
+    return int(value)
 
 
 def _lay_out(data: dict) -> tuple[Game, bool]:
@@ -193,7 +193,7 @@ def _lay_out(data: dict) -> tuple[Game, bool]:
     except ValueError as exc:
         raise ScenarioError(f"rules: {exc}") from None
     try:
-        seed = check_seed(_whole_number(data, "seed", 0))
+        seed = check_seed(data.get("seed", 0))
     except ValueError as exc:
         raise ScenarioError(str(exc)) from None
     n = rules.num_players

@@ -148,18 +148,16 @@ class VectorEngine:
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, seed: int | None = None, seeds: np.ndarray | None = None) -> None:
-        """Start every game afresh: game ``i`` gets ``seed + i`` (or ``seeds[i]``).  Without a
-        seed the games continue the engine's seed sequence (new games, still reproducible)."""
+        """Start every game afresh: game ``i`` gets ``seed + i`` (or ``seeds[i]``; past MAX_SEED
+        the sequence runs on from 0).  Without a seed the games continue the engine's seed
+        sequence (new games, still reproducible)."""
         if seeds is None:
             base = getattr(self, "_next_seed", 0) if seed is None else seed
-            check_seed(base)
-            if int(base) > MAX_SEED - (self.batch_size - 1):  # game i is seeded base + i
-                raise ValueError(f"seed must be at most {MAX_SEED - (self.batch_size - 1)} for {self.batch_size} games")
-            seeds = np.arange(self.batch_size, dtype=np.int64) + int(base)
-            self._next_seed = int(base) + self.batch_size
+            seeds = _seeds_from(check_seed(base), self.batch_size)
+            self._next_seed = _seed_after(int(seeds[-1]))
         else:
-            seeds = _seed_array(seeds, (self.batch_size,), f"seeds must be {self.batch_size} whole numbers")
-            self._next_seed = int(seeds.max()) + 1
+            seeds = _seed_array(seeds, (self.batch_size,), f"seeds must be {self.batch_size} whole numbers, one a game")
+            self._next_seed = _seed_after(int(seeds.max()))
         self._start_games(np.arange(self.batch_size), seeds)
 
     def load_position(self, b: int, game, open_deal: bool = False) -> None:
@@ -176,7 +174,7 @@ class VectorEngine:
         write_position(self.states, self.packs, b, game)
         if open_deal:
             batch.open_deal_kernel(self.states, self.packs, self.kernel_rules, np.array([b], dtype=np.int64))
-        self._next_seed = max(getattr(self, "_next_seed", 0), game.seed + 1)
+        self._next_seed = max(getattr(self, "_next_seed", 0), _seed_after(game.seed))
 
     def _start_games(self, index: np.ndarray, seeds: np.ndarray) -> None:
         fill_packs(self.states, self.packs, index, seeds, self.rules)
@@ -384,8 +382,8 @@ class VectorEngine:
         returns the seeds."""
         index = np.asarray(index, dtype=np.int64)
         if seeds is None:
-            seeds = np.arange(self._next_seed, self._next_seed + len(index), dtype=np.int64)
-            self._next_seed += len(index)
+            seeds = _seeds_from(self._next_seed, len(index))
+            self._next_seed = _seed_after(int(seeds[-1])) if len(index) else self._next_seed
         else:
             seeds = _seed_array(seeds, index.shape, f"seeds must be {len(index)} whole numbers, one a game restarted")
         self._start_games(index, seeds)
@@ -415,5 +413,17 @@ def _seed_array(seeds, shape: tuple[int, ...], refusal: str) -> np.ndarray:
     given = np.asarray(seeds)
     whole = given.dtype.kind in "iu" or (given.size == 0 and given.dtype.kind == "f")
     if given.shape != shape or not whole or (given < 0).any() or (given > MAX_SEED).any():
-        raise ValueError(f"{refusal} from 0 to {MAX_SEED}")
+        raise ValueError(f"{refusal}, each from 0 to {MAX_SEED}")
     return given.astype(np.int64)
+
+
+def _seed_after(seed: int) -> int:
+    """The game seed after ``seed``: the engine's own seeds run on from 0 past MAX_SEED."""
+    return 0 if seed == MAX_SEED else seed + 1
+
+
+def _seeds_from(first: int, count: int) -> np.ndarray:
+    """``count`` consecutive game seeds from ``first`` (past MAX_SEED: from 0 again)."""
+    if first <= MAX_SEED - count:  # the usual case: no seed near the end
+        return np.arange(first, first + count, dtype=np.int64)
+    return np.array([(first + i) % (MAX_SEED + 1) for i in range(count)], dtype=np.int64)

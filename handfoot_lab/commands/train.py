@@ -15,7 +15,11 @@ def add_parser(sub) -> None:
     )
     p.add_argument("--config", help="YAML config (configs/quick.yaml, configs/full.yaml)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
-    p.add_argument("--resume", action="store_true", help="continue the run from its last checkpoint")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run from its last checkpoint (a run with none yet starts, saying so)",
+    )
     p.set_defaults(func=run)
 
 

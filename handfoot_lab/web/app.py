@@ -47,7 +47,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from agents import AGENT_NAMES, AgentFault
-from handfoot_env.cards import MAX_SEED
+from handfoot_env.cards import check_seed
 from handfoot_env.rules import KERNEL_CHOICES, PRESET_NAMES, Rules
 from handfoot_env.rules_table import FIELD_DOCS
 from handfoot_lab.play import unpredictable_seed
@@ -85,8 +85,8 @@ async def body(request: Request) -> dict[str, Any]:
     raw = await request.body()
     try:
         data = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise Refused("the request body is not valid JSON") from None
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise Refused("the request body is not valid JSON (or nests too deeply)") from None
     if not isinstance(data, dict):
         raise Refused("the request body must be a JSON object")
     return data
@@ -162,7 +162,7 @@ def rules_from(data: dict[str, Any]) -> Rules:
     try:
         if players not in (None, ""):
             changes = {**changes, "num_players": int(players)}
-        return Rules.preset(preset, **changes)
+        return Rules.from_overrides(preset, changes)
     except (TypeError, ValueError) as exc:
         raise Refused(str(exc)) from None
 
@@ -202,9 +202,10 @@ def seed_from(data: dict[str, Any]) -> int:
         return unpredictable_seed()
     if isinstance(seed, str) and seed.isascii() and seed.isdigit():
         seed = int(seed)
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-        raise Refused(f"'seed' must be a whole number from 0 to {MAX_SEED}, got {seed!r}")
-    return seed
+    try:
+        return check_seed(seed, "'seed'")
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
 
 
 def create_app(secret: int | None = None, agents: Sequence[str] = AGENT_NAMES) -> Starlette:

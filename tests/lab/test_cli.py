@@ -110,18 +110,21 @@ def _record(tmp_path, name, **changes):
 # Wrong types and values deep inside files, and values past what the engines hold: each found
 # by a review to end in a traceback, or be accepted, before (run in-process: no subprocess each).
 BAD_VALUES = [
-    (["train", "--config", "{tmp}/list_key.yaml"], "a key must be a name, not a list or a mapping"),
+    (["train", "--config", "{tmp}/list_key.yaml"], "a key must be a name, not a list, set or mapping"),
     (["rules", "--rule", "deal_minimums={[1]: 2}"], "a key must be a name"),
     (QUICK + ["--set", "rules={1: 2}", "--set", "run_dir={tmp}/runs"], "unknown rules field 1"),
     (QUICK + ["--set", "rules={preset_name: house}", "--set", "run_dir={tmp}/runs"], "'preset_name' cannot be"),
     (["rules", "--preset", "classic", "--rule", "preset_name=house"], "'preset_name' cannot be overridden"),
     (["game", "--seed", str(2**63)], "--seed must be a whole number from 0 to 9223372036854775807"),
+    (["eval", "--seed", str(2**32)], "--seed must be a whole number from 0 to 4294967295"),  # seeds derive from it
+    (QUICK + ["--set", f"seed={2**32}", "--set", "run_dir={tmp}/runs"], "from 0 to 4294967295"),
+    (["train", "--config", "{tmp}/set_key.yaml"], "a key must be a name, not a list, set or mapping"),
     (["replay", "{tmp}/deep.json"], "nests too deeply"),
     (["replay", "{tmp}/huge_seed.json"], "seed must be a whole number from 0 to"),
     (["replay", "{tmp}/bad_totals.json"], "result field 'totals' has the wrong shape"),
     (["replay", "{tmp}/bad_result.json"], "result must be a mapping"),
     (["replay", "{tmp}/scenario_number.json"], "a scenario is a mapping"),
-    (["replay", "{tmp}/scenario_seed.json"], "seed must be a whole number, got [1]"),
+    (["replay", "{tmp}/scenario_seed.json"], "seed must be a whole number from 0 to 9223372036854775807, got [1]"),
     (["replay", "{tmp}/scenario_scores.json"], "a scenario value has the wrong type"),
     (["demo", "--games", "0"], "--games must be at least 1"),
     (["eval", "--team", "tuned:{tmp}/nan.json", "--pairs", "1"], "'pair_bonus' must be a finite number"),
@@ -136,6 +139,7 @@ BAD_VALUES = [
 
 def test_bad_values_in_files_and_options_are_one_clear_line_with_exit_status_2(tmp_path, capsys):
     (tmp_path / "list_key.yaml").write_text("? [a]\n: 1\n")
+    (tmp_path / "set_key.yaml").write_text("? !!set {a: null}\n: 1\n")
     (tmp_path / "deep.json").write_text("[" * 100_000)
     _record(tmp_path, "huge_seed.json", seed=10**30)
     _record(tmp_path, "bad_totals.json", result={"totals": 5})

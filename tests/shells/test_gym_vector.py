@@ -177,6 +177,7 @@ def test_reset_seeds_everything_and_different_seeds_differ():
 
     assert data_equivalence(run(7), run(7))
     assert not data_equivalence(run(7), run(8))
+    assert data_equivalence(run(2**64), run(2**64))  # any seed numpy takes, as the single-game env
 
 
 def test_an_opponent_pool_seats_every_agent():

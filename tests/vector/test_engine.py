@@ -402,5 +402,21 @@ def test_reset_games_with_seeds_starts_them_as_a_reset_with_those_seeds():
     for bad in (np.array([1.5, 2.0, 3.0, 4.0]), too_big.repeat(2)):  # a float is not truncated
         with pytest.raises(ValueError, match="seeds must be 4 whole numbers"):
             engine.reset(seeds=bad)
-    with pytest.raises(ValueError, match="seed must be at most"):
-        engine.reset(seed=2**63 - 2)  # its fourth game's seed would pass the largest
+
+
+def test_the_engines_own_seeds_run_on_from_0_past_the_largest():
+    from handfoot_env.cards import MAX_SEED
+
+    engine = VectorEngine(Rules.preset("classic", num_deals=1), batch_size=3, seed=MAX_SEED - 1)
+    assert engine.states["seed"].tolist() == [MAX_SEED - 1, MAX_SEED, 0]
+    rng = np.random.default_rng(0)
+    for _ in range(5_000):  # until a game ends and restarts (auto_reset) with the engine's next seed
+        if engine.step(random_actions(engine.legal_mask(), rng)).game_over.any():
+            break
+    else:
+        raise AssertionError("no one-deal game ended in 5,000 steps")
+    assert set(engine.states["seed"].tolist()) - {MAX_SEED - 1, MAX_SEED, 0} <= {1, 2}
+    engine.reset_games(np.array([0, 1, 2]))
+    assert engine.states["seed"].min() >= 1 and engine.states["seed"].max() <= 4
+    with pytest.raises(ValueError, match="seed must be a whole number from 0 to"):
+        engine.reset(seed=MAX_SEED + 1)

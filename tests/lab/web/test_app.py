@@ -202,7 +202,7 @@ def test_bad_requests_are_refused_in_words_and_change_nothing(client):
         error = answer.json()["error"]
         assert error and "\n" not in error
         assert client.get("/api/table").json() == state
-    for raw in (b"{not json", b"[1, 2]", b"\xff\xfe"):
+    for raw in (b"{not json", b"[1, 2]", b"\xff\xfe", b"[" * 100_000):
         answer = client.post("/api/act", content=raw)
         assert answer.status_code == 400 and "JSON" in answer.json()["error"]
     assert client.get("/api/table").json() == state

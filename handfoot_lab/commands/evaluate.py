@@ -83,8 +83,22 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--records saves the games of one match: leave out --round-robin")
     if args.ray is not None and args.records:
         raise ValueError("--records saves games on this machine: leave out --ray")
+    _check_agent_names(args)  # before a cluster starts: a typo costs no Ray start-up
     with ray_cluster(args.ray) as cluster:
         return _eval(args, rules, cluster)
+
+
+def _check_agent_names(args: argparse.Namespace) -> None:
+    from agents import check_agent_name
+
+    if args.round_robin:
+        names = [name.strip() for name in args.round_robin.split(",")]
+        if len(names) < 2 or len(set(names)) != len(names):
+            raise ValueError(f"--round-robin needs two or more different agents, got {args.round_robin!r}")
+    else:
+        names = [args.team, args.vs]
+    for name in names:
+        check_agent_name(name)
 
 
 def build(name: str, seed: int, rules, decision_seconds: float):
@@ -121,9 +135,7 @@ def _eval(args: argparse.Namespace, rules, cluster) -> int:
                 raise
 
     if args.round_robin:
-        names = [name.strip() for name in args.round_robin.split(",")]
-        if len(names) < 2 or len(set(names)) != len(names):
-            raise ValueError(f"--round-robin needs two or more different agents, got {args.round_robin!r}")
+        names = [name.strip() for name in args.round_robin.split(",")]  # checked by _check_agent_names
         table = round_robin(
             rules,
             {n: build(n, args.seed, rules, args.decision_seconds) for n in names},

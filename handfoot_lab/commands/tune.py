@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
         validate_generations=args.validate_generations,
         validate_pairs=args.validate_pairs,
     )
+    config.check()  # before a cluster starts
     say = lambda line: print(line, file=sys.stderr, flush=True)
     with ray_cluster(args.ray) as cluster:
         if cluster is None:

@@ -134,6 +134,10 @@ BAD_VALUES = [
     (["bench", "--configs", "classic:\u00b2"], "preset:players"),
     (QUICK + ["--set", "run_dir={tmp}/runs", "--set", "name=listed", "--resume"], "(not a JSON object)"),
     (["benchmark", "genius", "--out", "{tmp}/benchmark"], "unknown agent 'genius'"),
+    # refused before a Ray cluster starts (a typo cost the cluster's start-up before the answer)
+    (["eval", "--round-robin", "random,genius", "--ray"], "unknown agent 'genius'"),
+    (["eval", "--team", "genius", "--ray"], "unknown agent 'genius'"),
+    (["tune", "--population", "2", "--elite", "5", "--ray"], "elite (5) must not exceed population (2)"),
 ]
 
 

@@ -25,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
         ("ray_full.yaml", "partnership", 4),
         ("scratch.yaml", "partnership", 4),
         ("scratch_dmc.yaml", "partnership", 4),
+        ("scratch_fast.yaml", "partnership", 4),
+        ("scratch_anneal.yaml", "partnership", 4),
         ("beyond.yaml", "partnership", 4),
         ("residual.yaml", "partnership", 4),
         ("residual_anchor.yaml", "partnership", 4),
@@ -95,6 +97,13 @@ def test_a_longer_schedule_is_its_base_recipe_with_more_steps(longer, base):
     long, short = load_config(ROOT / "configs" / longer).to_dict(), load_config(ROOT / "configs" / base).to_dict()
     assert {key for key in short if short[key] != long[key]} == {"name", "total_timesteps", "time_limit_minutes"}
     assert long["total_timesteps"] > short["total_timesteps"]
+
+
+def test_the_annealed_scratch_recipe_is_scratch_fast_with_a_falling_step_size():
+    annealed = load_config(ROOT / "configs" / "scratch_anneal.yaml").to_dict()
+    fast = load_config(ROOT / "configs" / "scratch_fast.yaml").to_dict()
+    assert {key for key in fast if fast[key] != annealed[key]} == {"name", "total_timesteps", "ppo"}
+    assert annealed["ppo"] == dict(fast["ppo"], anneal_lr=True) and not fast["ppo"]["anneal_lr"]
 
 
 def test_overrides():

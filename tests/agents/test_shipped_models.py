@@ -5,7 +5,7 @@ variations.  A model saved with the old layout loads (``Policy.load`` pads its a
 reads its saved columns) and, under the presets, where the appended actions are never legal
 and the appended fields are zero, must choose exactly what it chose before: the partnership
 ``ppo`` of 0.4 (``ppo_partnership_v1.pt`` here, shipped until the residual agents replaced it)
-and the tuned heuristics and ``scratch`` were recorded with the code of layout version 1
+and the tuned heuristics were recorded with the code of layout version 1
 (commit 7635b7c) by running this module's ``write`` there::
 
     PYTHONPATH=<a checkout of 7635b7c> python -c \\
@@ -13,8 +13,8 @@ and the tuned heuristics and ``scratch`` were recorded with the code of layout v
 
 An agent shipped later is recorded by the code that ships it, ``write(["ppo partnership 4p"])``
 (the three ``ppo`` agents, residual agents of ``configs/residual*.yaml``: layout-version-2
-models with a prior), so that a later change of the loader or the engine that changes their
-play fails here.
+models with a prior; ``scratch``, of ``configs/scratch_anneal.yaml``), so that a later change
+of the loader or the engine that changes their play fails here.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ AGENTS = (
 )
 V1_KEY = "ppo 0.4 partnership 4p"
 # the entries recorded by the code of layout version 1 (the rest by the code that shipped them)
-V1_KEYS = [V1_KEY, "scratch partnership 4p", "tuned classic 2p", "tuned partnership 4p", "tuned house 4p"]
+V1_KEYS = [V1_KEY, "tuned classic 2p", "tuned partnership 4p", "tuned house 4p"]
 
 
 def key_of(name: str, preset: str, players: int) -> str:

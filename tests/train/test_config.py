@@ -46,7 +46,7 @@ SHIPPED_RECIPES = {
     "ppo_partnership": "residual_anchor_anneal.yaml",
     "ppo_classic": "residual_classic_anneal150.yaml",
     "ppo_house": "residual_house_anneal60.yaml",
-    "scratch_partnership": "scratch.yaml",
+    "scratch_partnership": "scratch_anneal.yaml",
 }
 
 

@@ -70,10 +70,10 @@ class Game:
         dealt yet, for a scenario to lay out its own position)."""
         rules = rules if rules is not None else Rules.preset("classic")
         require_supported(rules)
-        check_seed(seed)
+        seed = check_seed(seed)
         # The whole state of a game is these attributes; nothing else is ever set on it.
         self.rules = rules
-        self.seed = int(seed)  # deal d is shuffled from (seed, d): cards.shuffled_cards
+        self.seed = seed  # deal d is shuffled from (seed, d): cards.shuffled_cards
         self.actions: list[int] = []  # every action applied, for the record
         self.totals: list[int] = [0] * rules.num_owners  # each owner's running total
         self.deal_results: list[DealResult] = []  # the deals finished so far

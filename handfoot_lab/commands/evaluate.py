@@ -88,16 +88,17 @@ def run(args: argparse.Namespace) -> int:
         return _eval(args, rules, cluster)
 
 
+def _round_robin_names(args: argparse.Namespace) -> list[str]:
+    names = [name.strip() for name in args.round_robin.split(",")]
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise ValueError(f"--round-robin needs two or more different agents, got {args.round_robin!r}")
+    return names
+
+
 def _check_agent_names(args: argparse.Namespace) -> None:
     from agents import check_agent_name
 
-    if args.round_robin:
-        names = [name.strip() for name in args.round_robin.split(",")]
-        if len(names) < 2 or len(set(names)) != len(names):
-            raise ValueError(f"--round-robin needs two or more different agents, got {args.round_robin!r}")
-    else:
-        names = [args.team, args.vs]
-    for name in names:
+    for name in _round_robin_names(args) if args.round_robin else [args.team, args.vs]:
         check_agent_name(name)
 
 
@@ -135,7 +136,7 @@ def _eval(args: argparse.Namespace, rules, cluster) -> int:
                 raise
 
     if args.round_robin:
-        names = [name.strip() for name in args.round_robin.split(",")]  # checked by _check_agent_names
+        names = _round_robin_names(args)
         table = round_robin(
             rules,
             {n: build(n, args.seed, rules, args.decision_seconds) for n in names},

@@ -37,9 +37,19 @@ from handfoot_env.reference import Game
 from handfoot_env.reference.game import DRAW_PHASE, PLAY_PHASE
 from handfoot_env.reference.invariants import InvariantError, check_position, recount_deal
 from handfoot_env.reference.observe import observe
-from handfoot_env.reference.rule_facts import book_requirement_problem, partners_of
-from handfoot_env.reference.scoring import NO_LEGAL_ACTION, STOCK_EXHAUSTED
-from handfoot_env.reference.state import ASKED, Books, Group, Meld, Run, ThreesGroup, TwosBook, WildBook, count_books
+from handfoot_env.reference.rule_facts import Books, book_requirement_problem, partners_of
+from handfoot_env.reference.state import (
+    ASKED,
+    NO_LEGAL_ACTION,
+    STOCK_EXHAUSTED,
+    Group,
+    Meld,
+    Run,
+    ThreesGroup,
+    TwosBook,
+    WildBook,
+    count_books,
+)
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
 from handfoot_env.vector.sampling import random_legal_actions

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 
 from handfoot_env.rules import Rules
 from handfoot_lab.cli_common import add_rules_args, require_positive, rules_from_args
@@ -69,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         (args.engine, rules.to_dict(), args.policy, size, args.seed, args.jobs == 1 and not args.json)
         for rules in configs
     ]
+    reports: Iterator[dict]
     if args.jobs == 1:
         reports = map(_fuzz_one, jobs)
     else:

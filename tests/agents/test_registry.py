@@ -18,7 +18,7 @@ from agents import (
     make_agent,
     register,
 )
-from agents.ppo import SCRATCH_MODEL, PPOAgent, shipped_model
+from agents.trained import SCRATCH_MODEL, PPOAgent, shipped_model
 from handfoot_env.actions import NUM_ACTIONS
 from handfoot_env.baselines import BASELINE_NAMES
 from handfoot_env.observation import OBS_SIZE

@@ -275,7 +275,7 @@ def test_the_anchor_holds_fine_tuning_near_the_warm_start(tmp_path):
     import torch
 
     from handfoot_env.baselines import make_baseline
-    from handfoot_env.seated import SeatedGames
+    from handfoot_env.seating.learner import LearnerGames
     from train.loop import make_policy
 
     def finish(coef: float):
@@ -299,7 +299,7 @@ def test_the_anchor_holds_fine_tuning_near_the_warm_start(tmp_path):
     _, free = finish(0.0)
     assert free["algorithm"]["anchor"] is None and anchored["algorithm"]["anchor"] is not None
     rules = config.make_rules()
-    games = SeatedGames(rules, 256, [make_baseline("greedy", rules=rules)], seed=7)
+    games = LearnerGames(rules, 256, [make_baseline("greedy", rules=rules)], seed=7)
     masks = torch.as_tensor(games.action_masks())
     policy = make_policy(config, rules)
     x = torch.as_tensor(policy.inputs(games.observe(), games.action_masks(), rules))

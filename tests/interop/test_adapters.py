@@ -136,7 +136,7 @@ def test_an_rllib_checkpoint_through_the_example_adapter(tmp_path, capsys):
 
     from handfoot_env.envs.rllib import MaskedPPOTorchRLModule, rllib_env
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
     try:
         register_env("handfoot", rllib_env)
         config = (

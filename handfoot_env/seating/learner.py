@@ -27,7 +27,6 @@ from handfoot_env.seating.rewards import (
     REWARD_MODES,
     WinProbability,
     check_reward_mode,
-    game_points,
     margin,
     seat_owners,
     side_rewards,
@@ -165,11 +164,11 @@ class LearnerGames:
         if len(rows) == 0:
             return rewards
         assert self.win_prob is not None  # reward_mode win_prob has its model (checked in __init__)
-        over = outcome.game_over[rows]
+        over, scores = outcome.game_over[rows], outcome.deal_scores[rows]
         after = np.where(over[:, None], self.engine.final_totals[rows], self.engine.totals[rows]).astype(np.int64)
-        before = after - outcome.deal_scores[rows]
+        before = after - scores
         sides, played = self.learner_side[rows], self.deals_played[rows]
-        chance_after = np.where(over, game_points(after, sides), self.win_prob(after, sides, played + 1))
+        chance_after = self.win_prob.after_deal(before, scores, sides, played, over)
         rewards[rows] = chance_after - self.win_prob(before, sides, played)
         return rewards
 

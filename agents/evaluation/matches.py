@@ -22,7 +22,7 @@ import numpy as np
 
 from agents.foreign import AgentFault, GuardedAgent, MatchFault
 from handfoot_env.rules import Rules
-from handfoot_env.seating.rewards import seat_owners
+from handfoot_env.seating.rewards import game_points, seat_owners
 from handfoot_env.seating.seats import Seating
 from handfoot_env.vector import VectorEngine
 
@@ -145,15 +145,18 @@ def play_chunk(
         if hasattr(agent, "seed"):  # agents that sample draw the same numbers wherever the chunk runs
             agent.seed(int(np.random.SeedSequence([chunk.agent_seed, role]).generate_state(1)[0]))
     totals, taken = play_games(rules, chunk.seeds, chunk.sides, team, vs, histories, on_games_over)
-    out = np.zeros((len(chunk.seeds), 3))
-    for i, side in enumerate(chunk.sides):
-        mine, others = totals[i, side], np.delete(totals[i], side)
-        out[i] = (
-            1.0 if mine > others.max() else (0.5 if mine == others.max() else 0.0),
-            mine - others.mean(),
-            taken[i],
-        )
-    return out, totals
+    return np.stack([*team_outcomes(totals, chunk.sides), taken.astype(np.float64)], axis=1), totals
+
+
+def team_outcomes(totals: np.ndarray, sides: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per game, the team's (on side ``sides[i]``) outcome by the draw rule (``game_points``:
+    1 won, 0.5 tied for the highest total, 0 lost) and its score difference (its total less the
+    mean of the other sides')."""
+    totals = np.asarray(totals, dtype=np.float64)
+    sides = np.asarray(sides, dtype=np.int64)
+    mine = totals[np.arange(len(totals)), sides]
+    others = (totals.sum(axis=1) - mine) / (totals.shape[1] - 1)
+    return game_points(totals, sides), mine - others
 
 
 def match_result(rules: Rules, team: str, vs: str, deals: int, games: np.ndarray, seconds: float) -> MatchResult:

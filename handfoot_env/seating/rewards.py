@@ -53,21 +53,30 @@ def margin(scores: np.ndarray, sides: np.ndarray) -> np.ndarray:
     return (mine - others) / DEAL_REWARD_SCALE
 
 
-def game_result(totals: np.ndarray, sides: np.ndarray) -> np.ndarray:
-    """+1 where ``sides`` alone has the highest total, -1 where another side does, 0 on a tie
-    for the highest (``totals`` ``[B, owners]``, ``sides`` ``[B]`` or ``[B, k]``)."""
+def _top(totals: np.ndarray, sides: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(whether side ``sides`` has the highest total, whether no other side has it too), shaped
+    like ``sides`` (``totals`` ``[B, owners]``, ``sides`` ``[B]`` or ``[B, k]``)."""
     totals = np.asarray(totals)
     best = totals.max(axis=1, keepdims=True)
     unique = (totals == best).sum(axis=1) == 1
     mine = np.take_along_axis(totals, np.asarray(sides).reshape(len(totals), -1), axis=1).reshape(np.shape(sides))
     top = mine == best.reshape((-1,) + (1,) * (np.ndim(sides) - 1))
-    unique = unique.reshape((-1,) + (1,) * (np.ndim(sides) - 1))
+    return top, unique.reshape((-1,) + (1,) * (np.ndim(sides) - 1))
+
+
+def game_result(totals: np.ndarray, sides: np.ndarray) -> np.ndarray:
+    """The ``game`` reward: +1 where ``sides`` alone has the highest total, -1 where another
+    side alone does, 0 to every side on a tie for the highest."""
+    top, unique = _top(totals, sides)
     return np.where(unique, np.where(top, 1.0, -1.0), 0.0)
 
 
 def game_points(totals: np.ndarray, sides: np.ndarray) -> np.ndarray:
-    """What the evaluation counts: 1 where ``sides`` won, 0.5 on a tie for the highest, 0 lost."""
-    return (game_result(totals, sides) + 1.0) / 2.0
+    """What the evaluation counts (the draw rule): 1 where ``sides`` alone has the highest
+    total (won), 0.5 where it is tied for the highest (a draw), 0 where another side's total is
+    higher (lost; with three sides or more, also when two others tie above it)."""
+    top, unique = _top(totals, sides)
+    return np.where(top, np.where(unique, 1.0, 0.5), 0.0)
 
 
 def next_deal_start(

@@ -2,6 +2,10 @@ import os
 import sys
 
 import pytest
+
+from handfoot_env.kernel_cache import prepare_kernels
+
+prepare_kernels()  # before torch loads OpenMP: its threads wait passively (handfoot_env/kernel_cache.py)
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))

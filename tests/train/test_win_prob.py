@@ -5,6 +5,8 @@ and the play-outs."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 import pytest
 
@@ -22,7 +24,7 @@ RULES = Rules.preset("classic", num_players=2, num_deals=2)
 class WatchedEngine(VectorEngine):
     """The fit's engine, watched: each game's totals when its first deal ended."""
 
-    made: list[WatchedEngine] = []
+    made: ClassVar[list[WatchedEngine]] = []
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -1,7 +1,10 @@
 """Agents trained under other frameworks enter ``handfoot eval`` and ``handfoot benchmark``
 unchanged: a MaskablePPO model from the README's SB3 snippet (``ppo:model.zip``), and through
 the adapters in ``examples/``, a tianshou policy, a TorchRL policy module and an RLlib
-checkpoint, each trained a little on the lab's env here (as tests/interop trains them)."""
+checkpoint, each trained a little on the lab's env here (as tests/interop trains them).  Each
+adapter, loaded from the saved file as ``py:`` loads it, chooses on observations recorded from
+the env what the framework's own policy chose there (an adapter that ignored the trained
+policy would not)."""
 
 from __future__ import annotations
 
@@ -18,6 +21,17 @@ from handfoot_lab.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
+
+
+def chooses_as_the_framework_did(name: str, observations, masks, chosen) -> None:
+    """The agent ``name`` (built as eval builds it, behind the guard) picks ``chosen`` on these
+    recorded rows; the rows hold positions with several legal moves and varied choices."""
+    from agents import make_agent
+
+    observations, masks, chosen = np.asarray(observations, np.float32), np.asarray(masks, bool), np.asarray(chosen)
+    assert len(chosen) >= 20 and (masks.sum(axis=1) > 1).mean() > 0.5
+    assert len(set(chosen.tolist())) > 3 and (chosen != masks.argmax(axis=1)).any()  # not the first legal move
+    assert make_agent(name).act(observations, masks).tolist() == chosen.tolist()
 
 
 def enters_eval_and_benchmark(name: str, tmp_path: Path, capsys) -> None:
@@ -82,7 +96,15 @@ def test_a_tianshou_policy_through_the_example_adapter(tmp_path, capsys):
     with policy_within_training_step(algorithm.policy):
         algorithm.update(sample_size=64, buffer=collector.buffer)
     torch.save(learner.policy, tmp_path / "policy.pt")
-    enters_eval_and_benchmark(f"py:{EXAMPLES / 'tianshou_agent.py'}:make:{tmp_path / 'policy.pt'}", tmp_path, capsys)
+    name = f"py:{EXAMPLES / 'tianshou_agent.py'}:make:{tmp_path / 'policy.pt'}"
+    # tianshou's own collector, exploration off, records what each seat saw and played
+    recorder = Collector[CollectStats](algorithm, envs, VectorReplayBuffer(2_000, len(envs)), exploration_noise=False)
+    recorder.reset()
+    recorder.collect(n_step=240)
+    played = recorder.buffer[np.arange(len(recorder.buffer))]
+    mine = played.obs.agent_id == env.agents[0]  # the DQN's seat (the other plays at random)
+    chooses_as_the_framework_did(name, played.obs.obs[mine], played.obs.mask[mine], played.act[mine])
+    enters_eval_and_benchmark(name, tmp_path, capsys)
 
 
 def test_a_torchrl_policy_module_through_the_example_adapter(tmp_path, capsys):
@@ -125,11 +147,21 @@ def test_a_torchrl_policy_module_through_the_example_adapter(tmp_path, capsys):
         loss(env.rollout(64))["loss"].backward()
         optimizer.step()
     torch.save(policy, tmp_path / "policy.pt")
-    enters_eval_and_benchmark(f"py:{EXAMPLES / 'torchrl_agent.py'}:make:{tmp_path / 'policy.pt'}", tmp_path, capsys)
+    name = f"py:{EXAMPLES / 'torchrl_agent.py'}:make:{tmp_path / 'policy.pt'}"
+    # positions recorded from the env; the policy module's own choice on each
+    recorded = env.rollout(120)
+    with torch.no_grad():
+        decided = policy(recorded.clone())
+    acted = recorded[group, "mask"].reshape(-1)
+    observations = recorded[group, "observation", "observation"].reshape(len(acted), -1)[acted]
+    masks = recorded[group, "action_mask"].reshape(len(acted), -1)[acted]
+    chooses_as_the_framework_did(name, observations, masks, decided[group, "action"].reshape(-1)[acted])
+    enters_eval_and_benchmark(name, tmp_path, capsys)
 
 
 def test_an_rllib_checkpoint_through_the_example_adapter(tmp_path, capsys):
     ray = pytest.importorskip("ray")
+    import torch
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.tune.registry import register_env
@@ -154,9 +186,37 @@ def test_an_rllib_checkpoint_through_the_example_adapter(tmp_path, capsys):
         try:
             algorithm.train()
             checkpoint = algorithm.save_to_path(str(tmp_path / "checkpoint"))
+            module = algorithm.get_module("shared")
+            # positions recorded from the env (random legal play); RLlib's own choice on each:
+            # the module's inference outputs, read by its inference distribution, deterministic
+            observations, masks = recorded_positions(rllib_env({"preset": "classic", "num_players": 2}), 60)
+            with torch.no_grad():
+                outputs = module.forward_inference(
+                    {"obs": {"observation": torch.as_tensor(observations), "action_mask": torch.as_tensor(masks)}}
+                )
+                distribution = module.get_inference_action_dist_cls().from_logits(outputs["action_dist_inputs"])
+                chosen = distribution.to_deterministic().sample().numpy()
         finally:
             algorithm.stop()
     finally:
         ray.shutdown()
-    enters_eval_and_benchmark(f"py:{EXAMPLES / 'rllib_agent.py'}:make:{checkpoint}", tmp_path, capsys)
+    name = f"py:{EXAMPLES / 'rllib_agent.py'}:make:{checkpoint}"
+    chooses_as_the_framework_did(name, observations, masks, chosen)
+    enters_eval_and_benchmark(name, tmp_path, capsys)
     assert np.isfinite(json.loads((tmp_path / "b" / "benchmark.json").read_text())["seconds"])
+
+
+def recorded_positions(env, steps: int) -> tuple[np.ndarray, np.ndarray]:
+    """(observations, masks) of the player to move at each of ``steps`` steps of random legal
+    play in an RLlib multi-agent env (a new game when one ends)."""
+    rng = np.random.default_rng(0)
+    observations, masks = [], []
+    seen, _ = env.reset(seed=0)
+    while len(masks) < steps:
+        ((agent, obs),) = seen.items()
+        observations.append(np.asarray(obs["observation"], np.float32))
+        masks.append(np.asarray(obs["action_mask"], np.float32))
+        seen, _, terminated, _, _ = env.step({agent: int(rng.choice(np.flatnonzero(obs["action_mask"])))})
+        if terminated.get("__all__") or not seen:
+            seen, _ = env.reset()
+    return np.stack(observations), np.stack(masks)

@@ -1,5 +1,7 @@
 import os
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -9,6 +11,30 @@ prepare_kernels()  # before torch loads OpenMP: its threads wait passively (hand
 import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def untracked_files() -> set[str] | None:
+    """The checkout's files git neither tracks nor ignores (None outside a git checkout)."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return set(listed.stdout.splitlines())
+
+
+@pytest.fixture(scope="session", autouse=True)
+def the_checkout_is_left_as_it_was():
+    """A test writes into its own temporary folders, never into the checkout (a record, a
+    faults/ folder, a run): what a test run leaves there fails the run's last test."""
+    before = untracked_files()
+    yield
+    after = untracked_files()
+    if before is not None and after is not None and after - before:
+        pytest.fail(f"the tests left files in the checkout: {sorted(after - before)[:10]}")
 
 
 @pytest.fixture(autouse=True)

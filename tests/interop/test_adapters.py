@@ -36,7 +36,8 @@ def chooses_as_the_framework_did(name: str, observations, masks, chosen) -> None
 
 def enters_eval_and_benchmark(name: str, tmp_path: Path, capsys) -> None:
     """The agent plays a match and the benchmark on classic for 2 (a few games each), legally."""
-    assert main(["eval", "--team", name, "--vs", "random", "--pairs", "2", "--json", "--no-progress"]) == 0
+    faults = ["--faults", str(tmp_path / "faults")]  # a slow decision's record goes there, not into the checkout
+    assert main(["eval", "--team", name, "--vs", "random", "--pairs", "2", "--json", "--no-progress", *faults]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 4
     args = ["benchmark", name, "--tables", "classic:2", "--pairs", "1", "--out", str(tmp_path / "b"), "--no-progress"]
     assert main(args) == 0

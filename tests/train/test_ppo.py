@@ -314,3 +314,21 @@ def test_the_anchor_pulls_the_policy_towards_its_own():
     stats = algorithm.update(batch, 0)
     assert stats["anchor_kl"] == pytest.approx(before, rel=1e-4)  # one minibatch: read before its step
     assert kl() < before - 0.01
+
+
+def test_the_update_normalises_the_advantages_of_each_minibatch():
+    """Advantages of +-1 or of +-100 shifted by 5 normalise to the same numbers: the actor
+    takes the same step (the critic, whose targets differ, learns apart from it)."""
+    steps = []
+    for scale, shift in ((1.0, 0.0), (100.0, 5.0)):
+        cfg = config()
+        torch.manual_seed(0)
+        policy = make_policy(cfg, RULES)
+        batch = decision_batch(policy)
+        good = np.indices(batch["actions"].shape)[1] % 2 == 0
+        batch["rewards"] = batch["values"] + (np.where(good, scale, -scale) + shift).astype(np.float32)
+        before = [p.detach().clone() for p in policy.actor_parameters()]
+        PPO(cfg, policy).update(batch, 0)
+        steps.append([p.detach() - b for p, b in zip(policy.actor_parameters(), before)])
+    assert all(torch.allclose(a, b, atol=1e-6) for a, b in zip(*steps))
+    assert any(a.abs().max() > 1e-4 for a in steps[0])  # and the actor did move

@@ -30,7 +30,7 @@ def test_match_counts_add_up_and_intervals_contain_the_mean():
     assert result.games == 18 and result.wins + result.draws + result.losses == 18
     assert result.ci95[0] <= result.win_rate <= result.ci95[1]
     assert result.score_diff_ci95[0] <= result.score_diff <= result.score_diff_ci95[1]
-    assert result.mean_actions > 100 and result.steps_per_sec > 0
+    assert result.mean_actions > 100
 
 
 def test_house_matches_two_alone_and_four_in_teams():

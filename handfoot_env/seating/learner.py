@@ -117,7 +117,7 @@ class LearnerGames:
 
         Games in progress keep their agent (by index, so replace agents in place)."""
         self.opponents = list(opponents)
-        if hasattr(self, "table"):
+        if hasattr(self, "seating"):
             self.seating.agents = self.opponents
         chances = np.ones(len(self.opponents)) if weights is None else np.asarray(weights, dtype=np.float64)
         if len(chances) != len(self.opponents) or (chances < 0).any() or chances.sum() <= 0:

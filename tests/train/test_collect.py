@@ -181,3 +181,26 @@ def test_a_finished_games_rewards_add_up_to_the_learner_sides_result(preset, pla
         assert batch["deal_ends"][:last, b].sum() == rules.num_deals - 1  # the deals before the last
         checked += 1
     assert checked >= 6
+
+
+def test_a_new_opponent_pool_plays_the_new_games():
+    """After ``set_opponents`` (a league snapshot joining the pool) the games that start draw
+    from the new pool, and its agents are the ones asked to move."""
+    asked = []
+
+    class Recording:
+        name = "recording"
+
+        def act(self, observations, masks):
+            asked.append(len(masks))
+            return masks.argmax(axis=1)
+
+    rules = Rules.preset("classic", num_players=2, num_deals=1)
+    config = load_config(None, ["preset=classic", "rules={num_players: 2, num_deals: 1}", "network.arch=[16]"])
+    policy = make_policy(config, rules)
+    random_agent = make_baseline("random", rules=rules)
+    collector = RolloutCollector(rules, [random_agent], [1.0], seed=0, num_envs=4)
+    collector.set_opponents([random_agent, Recording()], [0.0, 1.0])
+    collector.games.reset()
+    assert collector.collect(policy, PPO(config, policy).explore, 5) is not None
+    assert sum(asked) >= 4 * 5  # every game's opponent, every turn

@@ -3,6 +3,7 @@ of the default run catches each (docs/learner_tests.md holds the table).
 
     python scripts/plant_faults.py                      # every fault; results to faults.jsonl
     python scripts/plant_faults.py --only ppo-sign dmc-horizon --out /tmp/some.jsonl
+    python scripts/plant_faults.py --table faults.jsonl      # the results as a Markdown table
 
 Each fault is one line as it stands in the source and the line planted in its place: a
 realistic slip (a sign, a bound, an index, a swapped name).  The script writes the fault into
@@ -639,12 +640,34 @@ def run_tests(paths: list[str], env: dict) -> tuple[bool, str, float]:
     return caught, failed[0] if failed else "", time.perf_counter() - started
 
 
+def markdown_table(rows: list[dict]) -> str:
+    """One line per fault, in the order of ``FAULTS`` (the latest result of each)."""
+    latest = {row["id"]: row for row in rows}
+    lines = ["| fault | file | the slip | caught by (the first test to fail) |", "|---|---|---|---|"]
+    for fault_id, path, _, _, what in FAULTS:
+        row = latest.get(fault_id)
+        if row is None:
+            verdict = "not run"
+        elif row["caught"]:
+            verdict = "`" + row["by"].replace("tests/", "", 1) + "`"
+        else:
+            verdict = "**missed**"
+        lines.append(f"| {fault_id} | `{path}` | {what} | {verdict} |")
+    caught = sum(1 for row in latest.values() if row["caught"])
+    lines.append(f"\n{caught} of {len(latest)} planted faults caught.")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", help="fault ids to plant (default: all)")
     parser.add_argument("--out", default="faults.jsonl", help="one JSON line per fault")
     parser.add_argument("--no-broad", action="store_true", help="do not rerun a missed fault on the wider selection")
+    parser.add_argument("--table", metavar="JSONL", nargs="+", help="print these results as a Markdown table and stop")
     args = parser.parse_args()
+    if args.table:
+        print(markdown_table([json.loads(line) for path in args.table for line in Path(path).read_text().splitlines()]))
+        return 0
     chosen = [f for f in FAULTS if not args.only or f[0] in args.only]
     ids = [f[0] for f in FAULTS]
     if len(ids) != len(set(ids)):

@@ -22,7 +22,15 @@ from handfoot_env.errors import IllegalActionError, RecordError
 from handfoot_env.reference import Game
 from handfoot_env.reference.record import start_game, to_record, validate_record
 from handfoot_env.rules import Rules
-from handfoot_lab.play import CommandError, agent_move, coach_note, command_for, parse_command, private_seed
+from handfoot_lab.play import (
+    CommandError,
+    agent_move,
+    check_answer_only,
+    coach_note,
+    command_for,
+    parse_command,
+    private_seed,
+)
 from handfoot_lab.web.coach import move_costs
 from handfoot_lab.web.views import position
 
@@ -143,9 +151,11 @@ class PlayTable:
                 raise Refused(f"{command!r} is not a move")
             return actions
         try:
-            return [A.action_index(action)]
+            actions = [A.action_index(action)]
+            check_answer_only(self.game, actions)  # before anything reads the asker's hand
         except ValueError as exc:
             raise Refused(str(exc)) from None
+        return actions
 
     def _apply(self, seat: int, action: int) -> None:
         deals = len(self.game.deal_results)

@@ -14,7 +14,7 @@ from typing import Any
 from handfoot_env import actions as A
 from handfoot_env.cards import CARD_KIND, FIRST_NATURAL, KIND_NAMES, NUM_KINDS, NUM_SUITS, SUIT_LETTERS, card_name
 from handfoot_env.reference import Game
-from handfoot_env.reference.state import Group, Run, TwosBook
+from handfoot_env.reference.state import Group, Run, ThreesGroup, TwosBook, WildBook
 from handfoot_env.rules import Rules
 from handfoot_lab.play import command_for
 
@@ -54,8 +54,12 @@ def _meld(meld) -> dict[str, Any]:
             "size": meld.size,
             "clean": True,
         }
-    assert isinstance(meld, TwosBook)
-    return {"type": "twos", "size": meld.size, "clean": True}
+    if isinstance(meld, TwosBook):
+        return {"type": "twos", "size": meld.size, "clean": True}
+    if isinstance(meld, WildBook):  # docs/rules.md "Variations": wild books
+        return {"type": "wild", "twos": meld.twos, "jokers": meld.jokers, "size": meld.size, "clean": False}
+    assert isinstance(meld, ThreesGroup)  # docs/rules.md "Variations": threes as a book
+    return {"type": "threes", "size": meld.size, "clean": True}
 
 
 def changed_rules(rules: Rules) -> dict[str, Any]:

@@ -224,3 +224,22 @@ def test_the_person_is_asked_when_the_partner_wants_to_go_out():
     text = "\n".join(output)
     assert "seat 2, your partner, asks: may I go out? (yes / no)" in text
     assert "seat 2: ask your partner: may I go out?" in text and session.game.deal_results == []
+
+
+def test_a_command_stops_where_the_hand_is_used_up():
+    """A command whose first group uses up the hand says so and plays nothing: checking the rest
+    against the foot, unseen until picked up, would tell what the foot holds."""
+    from handfoot_lab.play import CommandError
+
+    answers = []
+    for foot in ("Q Q Q 5 6 7 8 9 10 J A", "4 5 6 7 8 9 10 J A A K"):
+        game = scenario(f"""
+        preset: classic
+        seats: [{{hand: K K K, foot: {foot}}}, {{hand: random 11, foot: random 11}}]
+        tables: [{{opened: true, groups: [A A A]}}, {{}}]
+        """)
+        with pytest.raises(CommandError) as refused:
+            parse_command(game, "m K K K, Q Q Q")
+        answers.append(str(refused.value))
+        assert parse_command(game, "m K K K")[1] == [A.start_group(rank("K"), 0)]  # the hand alone is fine
+    assert answers[0] == answers[1] and "uses up your hand" in answers[0]

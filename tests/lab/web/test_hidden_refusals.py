@@ -107,7 +107,8 @@ def answers_to_every_move(table: PlayTable, game: Game) -> list[tuple]:
             out.append(("refused", exc.status, str(exc)))
             continue
         out.append(("accepted",))
-        table.game, table.log, table.reviews, table._my_moves = copy.deepcopy(game), [], [], []
+        table.game, table.log, table.talk, table.reviews = copy.deepcopy(game), [], [], []
+        table._to_weigh, table._moves_this_deal, table._changed_this_deal = [], 0, 0
     return out
 
 

@@ -24,7 +24,7 @@ MODELS = Path(__file__).parent / "models"
 # The shipped agents: (preset, players) -> name; ppo_<name>.pt and tuned_<name>.json.
 # Other tables use their preset's agent.
 SHIPPED = {("partnership", 4): "partnership", ("classic", 2): "classic", ("house", 4): "house"}
-# The agent ``scratch``: PPO from random weights, configs/scratch_anneal.yaml's seed 0 (its config beside it).
+# The agent ``scratch``: PPO from random weights, configs/scratch.yaml's seed 0 (its config beside it).
 SCRATCH_MODEL = MODELS / "scratch_partnership.pt"
 
 

@@ -13,7 +13,7 @@ def add_parser(sub) -> None:
         "house.yaml): warm start, PPO against a league, duplicate evaluations, "
         "checkpoints; Ctrl-C saves, --resume continues. Prints the final evaluation.",
     )
-    p.add_argument("--config", help="YAML config (configs/quick.yaml, configs/full.yaml)")
+    p.add_argument("--config", help="YAML config (configs/quick.yaml, configs/experiments/full.yaml)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
     p.add_argument(
         "--resume",

@@ -1,12 +1,13 @@
 """Agents by name: the scripted baselines (``handfoot_env.baselines``), trained agents, and
-agents from outside the lab (``py:``), all in one registry (``agents.base``).
+agents from outside the lab (``py:``), all in one registry (``agents.registry``).
 
 from agents import make_agent
 agent = make_agent("heuristic")          # or "random", "greedy", "tuned", "ppo", "ppo:PATH", "py:my.py:make"
 actions = agent.act(observations, masks)  # one legal action per row
 """
 
-from agents.base import (
+from agents.foreign import AgentFault, GuardedAgent, OneGameAgent
+from agents.registry import (
     AGENT_NAMES,
     REGISTRY,
     Agent,
@@ -20,7 +21,6 @@ from agents.base import (
     parse_agent_name,
     register,
 )
-from agents.foreign import AgentFault, GuardedAgent, OneGameAgent
 
 __all__ = [
     "AGENT_NAMES",

@@ -23,7 +23,7 @@ action these rules can allow), so the network sees what can be done now.
 **Shape.** ``shared`` puts one trunk under both heads (half the work of two networks); else
 the actor and the critic are separate MLPs, as SB3's ``MlpPolicy`` with ``net_arch``.  With
 ``critic_extra`` the critic also reads that many numbers only training has (every hand and
-foot: ``handfoot_env.seated.SeatedGames.hidden_cards``), the "perfect-information critic" of
+foot: ``handfoot_env.seating.learner.LearnerGames.hidden_cards``), the "perfect-information critic" of
 PerfectDou (Yang et al. 2022); the actor never sees them.
 
 **Precision.** ``precision`` (``fp32``, or ``bf16`` matrix products with float32 weights) is
@@ -50,7 +50,7 @@ import torch
 from torch import nn
 
 from handfoot_env.actions import DISCARD_SUITED, NUM_ACTIONS, NUM_ACTIONS_BY_VERSION, TAKE_ONTO_TABLE
-from handfoot_env.baselines.compiled import heuristic_actions
+from handfoot_env.baselines.compiled.heuristic import heuristic_actions
 from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS, NAMES, params_from_names
 from handfoot_env.cards import NUM_KINDS
 from handfoot_env.observation import (

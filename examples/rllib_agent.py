@@ -1,4 +1,4 @@
-"""An RLlib checkpoint trained on the lab's env (``handfoot_env.rllib``: the PettingZoo env and
+"""An RLlib checkpoint trained on the lab's env (``handfoot_env.envs.rllib``: the PettingZoo env and
 the masked PPO module, new API stack), as a handfoot agent: the module of the policy it names
 (``shared`` when every seat shared one), acting greedily.
 

@@ -1,5 +1,5 @@
 """Masked IPPO on Hand and Foot with TorchRL's own pieces: the batched multi-agent env
-(``handfoot_env.torchrl_env``), a ``Collector`` (TorchRL 0.14's name for SyncDataCollector), ``MaskedCategorical`` actors, ``GAE`` and
+(``handfoot_env.envs.torchrl``), a ``Collector`` (TorchRL 0.14's name for SyncDataCollector), ``MaskedCategorical`` actors, ``GAE`` and
 ``ClipPPOLoss``.
 
     python examples/torchrl_ippo.py                      # partnership, 64 games, 20 iterations
@@ -27,7 +27,7 @@ from torchrl.objectives import ClipPPOLoss
 from torchrl.objectives.value import GAE
 
 from handfoot_env import Rules
-from handfoot_env.torchrl_env import HandFootTorchRLEnv
+from handfoot_env.envs.torchrl import HandFootTorchRLEnv
 
 
 def parse_args() -> argparse.Namespace:

@@ -1,5 +1,5 @@
 """Masked PPO self-play on Hand and Foot with TorchRL's own pieces on the turn-based batched env
-(``handfoot_env.torchrl_turn_env``, the player to move at the root): a ``Collector``, a
+(``handfoot_env.envs.torchrl_turn``, the player to move at the root): a ``Collector``, a
 ``MaskedCategorical`` actor, TorchRL's GAE function and ``ClipPPOLoss``.
 
     python examples/torchrl_turn_selfplay.py                      # partnership, 256 games, 20 iterations
@@ -29,8 +29,8 @@ from torchrl.objectives import ClipPPOLoss
 from torchrl.objectives.value.functional import generalized_advantage_estimate
 
 from handfoot_env import Rules
-from handfoot_env.rewards import game_points
-from handfoot_env.torchrl_turn_env import HandFootTurnEnv
+from handfoot_env.envs.torchrl_turn import HandFootTurnEnv
+from handfoot_env.seating.rewards import game_points
 
 
 def parse_args() -> argparse.Namespace:

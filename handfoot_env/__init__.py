@@ -4,16 +4,19 @@ from handfoot_env.kernel_cache import prepare_kernels
 
 prepare_kernels()  # before numba loads: the kernels' cache follows their source; threads wait passively
 
+from handfoot_env import moved
 from handfoot_env.rules import Rules
 
-# 0.4.0: keep_wilds; 0.3.0: the observation grew seat_known.  The variations (layout version 2) are
-# to be 0.5.0: the version goes up with the regenerated leaderboard (its anchors name the version).
-__version__ = "0.4.0"
+moved.install()  # 0.4's module paths still import, with a warning naming the new place
+
+# What each version changed: CHANGELOG.md.  The benchmark's stored anchors name the version they
+# were made with (agents/models/leaderboard.json: scripts/leaderboard.py regenerates them).
+__version__ = "0.4.0"  # 0.5.0 with the leaderboard regenerated (its anchors name the version)
 __all__ = ["GYMNASIUM_ID", "Rules", "__version__", "env", "raw_env"]
 
 # gymnasium.make(GYMNASIUM_ID, preset="partnership", opponent="heuristic"): one game;
 # gymnasium.make_vec(GYMNASIUM_ID, num_envs=1024, vectorization_mode="vector_entry_point"): N games
-# on the vector engine (handfoot_env/gym_vector.py).
+# on the vector engine (handfoot_env/envs/gymnasium_vector.py).
 GYMNASIUM_ID = "handfoot/HandFoot-v0"
 
 
@@ -23,8 +26,8 @@ def _register_with_gymnasium() -> None:
     if GYMNASIUM_ID not in gymnasium.registry:
         gymnasium.register(
             id=GYMNASIUM_ID,
-            entry_point="handfoot_env.gym_env:HandFootGymEnv",
-            vector_entry_point="handfoot_env.gym_vector:HandFootVectorEnv",
+            entry_point="handfoot_env.envs.gymnasium:HandFootGymEnv",
+            vector_entry_point="handfoot_env.envs.gymnasium_vector:HandFootVectorEnv",
         )
 
 
@@ -36,5 +39,5 @@ def __getattr__(name: str):
     if name in ("env", "raw_env"):
         import importlib
 
-        return getattr(importlib.import_module("handfoot_env.aec"), name)
+        return getattr(importlib.import_module("handfoot_env.envs.pettingzoo"), name)
     raise AttributeError(f"module 'handfoot_env' has no attribute {name!r}")

@@ -91,7 +91,7 @@ def ray_cluster(address: str | None):
     inside it without --ray)."""
     if address is None:
         return contextlib.nullcontext()
-    from train.cluster import Cluster
+    from agents.evaluation.ray import Cluster
 
     return Cluster(address)
 

@@ -207,12 +207,12 @@ class TwinGame:
                 if name == "vector":
                     outcome = result
         if len(refused) == 1:
-            name, exc = refused[0]
+            name, reason = refused[0]
             raise Divergence(
                 "legality",
                 self.game,
                 len(self.game.actions),
-                f"only the {name} engine refused action {action!r}: {exc}",
+                f"only the {name} engine refused action {action!r}: {reason}",
             )
         if refused:
             raise refused[0][1]

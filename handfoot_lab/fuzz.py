@@ -37,9 +37,19 @@ from handfoot_env.reference import Game
 from handfoot_env.reference.game import DRAW_PHASE, PLAY_PHASE
 from handfoot_env.reference.invariants import InvariantError, check_position, recount_deal
 from handfoot_env.reference.observe import observe
-from handfoot_env.reference.rule_facts import book_requirement_problem, partners_of
-from handfoot_env.reference.scoring import NO_LEGAL_ACTION, STOCK_EXHAUSTED
-from handfoot_env.reference.state import ASKED, Books, Group, Meld, Run, ThreesGroup, TwosBook, WildBook, count_books
+from handfoot_env.reference.rule_facts import Books, book_requirement_problem, partners_of
+from handfoot_env.reference.state import (
+    ASKED,
+    NO_LEGAL_ACTION,
+    STOCK_EXHAUSTED,
+    Group,
+    Meld,
+    Run,
+    ThreesGroup,
+    TwosBook,
+    WildBook,
+    count_books,
+)
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
 from handfoot_env.vector.sampling import random_legal_actions
@@ -139,7 +149,7 @@ class EagerAgent:
         return priority.argmax(axis=1)
 
 
-def make_policy(name: str, seed: int = 0, rules: Rules | None = None):
+def fuzz_player(name: str, seed: int = 0, rules: Rules | None = None):
     """A fuzz policy by name: ``eager``, or any agent's name (``mixed`` is built per
     configuration by :class:`SeatPolicies`)."""
     if name == "eager":
@@ -161,11 +171,11 @@ class SeatPolicies:
         if name == "mixed":
             pool = list(MIXED_POOL)
             try:
-                self.agents = [make_policy(n, seed + i, rules) for i, n in enumerate(pool + ["ppo"])]
+                self.agents = [fuzz_player(n, seed + i, rules) for i, n in enumerate(pool + ["ppo"])]
             except ValueError:  # no trained agent here (the training extras are missing)
-                self.agents = [make_policy(n, seed + i, rules) for i, n in enumerate(pool)]
+                self.agents = [fuzz_player(n, seed + i, rules) for i, n in enumerate(pool)]
         else:
-            self.agents = [make_policy(name, seed, rules)]
+            self.agents = [fuzz_player(name, seed, rules)]
         self.num_players = num_players
         self.seat_policy = np.zeros((0, num_players), dtype=np.int64)
 
@@ -514,8 +524,8 @@ __all__ = [
     "FuzzReport",
     "config_label",
     "default_configs",
+    "fuzz_player",
     "fuzz_reference",
     "fuzz_vector",
-    "make_policy",
     "preset_configs",
 ]

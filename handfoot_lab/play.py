@@ -56,7 +56,7 @@ from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import Game
 from handfoot_env.reference.observe import observe
 from handfoot_env.reference.state import count_books, unfinished_group, unfinished_run, unfinished_twos_book
-from handfoot_env.render import format_hand, render_scores, render_table
+from handfoot_env.render.text import format_hand, render_scores, render_table
 from handfoot_env.rules import Rules
 
 HUMAN = 0

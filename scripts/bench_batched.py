@@ -172,7 +172,7 @@ def torchrl_row(
 ) -> dict:
     import torch
 
-    from handfoot_env.torchrl_env import HandFootTorchRLEnv
+    from handfoot_env.envs.torchrl import HandFootTorchRLEnv
 
     env = HandFootTorchRLEnv(num_envs=n, preset=PRESET, observe=observe, opponent=opponent)
     if merge:
@@ -202,7 +202,7 @@ def torchrl_row(
 def torchrl_turn_row(n: int, seconds: float, warmup: int) -> dict:
     import torch
 
-    from handfoot_env.torchrl_turn_env import HandFootTurnEnv
+    from handfoot_env.envs.torchrl_turn import HandFootTurnEnv
 
     env = HandFootTurnEnv(num_envs=n, preset=PRESET)
     rng = np.random.default_rng(0)

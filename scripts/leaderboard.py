@@ -1,5 +1,5 @@
 """Regenerate the leaderboard: the benchmark of the shipped agents (``handfoot benchmark random
-greedy heuristic tuned ppo``, protocol of ``handfoot_lab/benchmark.py``), written to
+greedy heuristic tuned ppo``, protocol of ``agents/evaluation/benchmark.py``), written to
 
 * ``agents/models/leaderboard.json``: the report, whose opponents' ratings anchor every other
   benchmark's (a retrained ``ppo`` or ``tuned`` makes the stored anchors stale until this runs);
@@ -33,7 +33,7 @@ def splice(text: str, table: str) -> str:
 
 
 def main() -> int:
-    from handfoot_lab.benchmark import LEADERBOARD, OPPONENTS, Benchmark, Settings, markdown
+    from agents.evaluation.benchmark import LEADERBOARD, OPPONENTS, Benchmark, Settings, markdown
     from handfoot_lab.cli_common import ray_cluster
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

@@ -23,7 +23,7 @@ def test_changing_any_kernel_source_changes_the_cache_folder(tmp_path, monkeypat
         "vector/legality.py",
         "actions.py",
         "baselines/heuristic_params.py",  # its indices are inlined into the compiled heuristic
-        "baselines/compiled_reads.py",
+        "baselines/compiled/reads.py",
     )
     for changed in changed_files:
         path = copy / changed

@@ -1,1 +1,4 @@
-"""Training lab: self-play PPO with a warm start, the opponent league, and evaluation tournaments."""
+"""Reinforcement-learning training: the lab loop (``loop.py``), its typed config, the league, the
+collector, the warm start, and one module per algorithm (``algorithms/``)."""
+
+import handfoot_env  # noqa: F401  (0.4's module paths, such as train.evaluate, still import: handfoot_env/moved.py)

@@ -1,12 +1,12 @@
 """Rollouts: the learner's decisions in a batch of games, for any algorithm.
 
-One :class:`RolloutCollector` steps ``num_envs`` games on the vector engine (``SeatedGames``:
+One :class:`RolloutCollector` steps ``num_envs`` games on the vector engine (``LearnerGames``:
 the learner on one side, league opponents on the others) for ``n_steps`` learner decisions
 each.  The algorithm says how the learner acts (``explore``: PPO samples its policy, Deep
 Monte-Carlo is epsilon-greedy on its Q-values) and what to keep of each decision; the
 collector keeps the inputs, masks, actions, rewards, game ends and deal ends.  The trainer
 uses one in its own process; on a Ray cluster each rollout worker holds one
-(``train/cluster.py``) and the learner joins their buffers game-wise.
+(``train/ray_workers.py``) and the learner joins their buffers game-wise.
 """
 
 from __future__ import annotations
@@ -17,11 +17,13 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import torch
 
+from agents.evaluation.seeds import TRAINING_SEEDS, TRAINING_SEEDS_PER_RUN, TRAINING_SEEDS_PER_WORKER
 from agents.policy import Policy
 from handfoot_env.actions import NUM_ACTIONS
-from handfoot_env.rewards import WinProbability
 from handfoot_env.rules import Rules
-from handfoot_env.seated import SeatedGames
+from handfoot_env.seating.learner import LearnerGames
+from handfoot_env.seating.rewards import WinProbability
+from train.config import TrainConfig
 
 # explore(policy, x, masks, extra, generator) -> (actions [B], {name: [B] array to keep})
 Explore = Callable[[Policy, torch.Tensor, torch.Tensor, torch.Tensor | None, torch.Generator], tuple]
@@ -54,7 +56,7 @@ class RolloutCollector:
         generator: torch.Generator | None = None,
     ):
         self.rules = rules
-        self.games = SeatedGames(
+        self.games = LearnerGames(
             rules,
             num_envs,
             list(opponents),
@@ -69,7 +71,7 @@ class RolloutCollector:
         self.timer = Timer()
 
     def set_opponents(self, opponents: Sequence, weights: Sequence[float]) -> None:
-        """The opponent pool new games draw from (``SeatedGames.set_opponents``)."""
+        """The opponent pool new games draw from (``LearnerGames.set_opponents``)."""
         self.games.set_opponents(opponents, weights)
 
     def set_league(self, league) -> None:
@@ -117,10 +119,10 @@ class RolloutCollector:
             for name, values in kept.items():
                 buffers.setdefault(name, np.zeros((n_steps, envs), dtype=np.float32))[t] = values
             tick = time.perf_counter()
-            opponents_before = games.table.agent_seconds
+            opponents_before = games.seating.agent_seconds
             obs, rewards, dones, _ = games.step(np.asarray(actions))
             masks = games.action_masks()
-            opponents = games.table.agent_seconds - opponents_before
+            opponents = games.seating.agent_seconds - opponents_before
             timer.add("opponents", opponents)
             timer.add("simulation", time.perf_counter() - tick - opponents)
             buffers["rewards"][t], buffers["dones"][t], buffers["deal_ends"][t] = rewards, dones, games.deal_ended
@@ -143,7 +145,7 @@ def sample_positions(
     over whole games, the learner's side played by ``agents`` too (one drawn per game): the
     data the input scaling is fitted on (positions at the start of games alone leave the
     late-game pile and stock far outside the scaling)."""
-    games = SeatedGames(rules, num_envs, list(agents), seed=seed)
+    games = LearnerGames(rules, num_envs, list(agents), seed=seed)
     rng = np.random.default_rng(seed)
     # take each decision with this chance, so the sample spans about two games per table
     keep_chance = min(1.0, positions / (num_envs * 600))
@@ -165,4 +167,20 @@ def sample_positions(
     return np.concatenate(inputs)[:positions], (np.concatenate(extras)[:positions] if extras else None)
 
 
-__all__ = ["Explore", "RolloutCollector", "Timer", "join_rollouts", "sample_positions"]
+def training_seed(config: TrainConfig, deal_offset: int, worker: int | None = None) -> int:
+    """The first training deal of a run segment: each run seed has 10^8 deals of its own, each Ray
+    worker 10^7 of them (``ray.workers`` is at most 9), and a resumed segment starts
+    ``deal_offset`` deals in, past every deal dealt before it (``deals_after``)."""
+    worker_offset = 0 if worker is None else TRAINING_SEEDS_PER_WORKER * (worker + 1)
+    return TRAINING_SEEDS + config.seed * TRAINING_SEEDS_PER_RUN + worker_offset + deal_offset
+
+
+def deals_after(config: TrainConfig, deal_offset: int, steps: int) -> int:
+    """A bound on the deal offset after a segment that started at ``deal_offset`` and made
+    ``steps`` learner decisions: its starting games, and at most one more game per 10 learner
+    decisions (no game is that short), per collector."""
+    workers = max(config.ray.workers, 1)
+    return deal_offset + config.env.num_envs // workers + steps // (10 * workers)
+
+
+__all__ = ["Explore", "RolloutCollector", "Timer", "deals_after", "join_rollouts", "sample_positions", "training_seed"]

@@ -27,19 +27,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.evaluation.ray import split_ray_address
 from handfoot_env.cards import MAX_RUN_SEED
-from handfoot_env.rewards import REWARD_MODES
 from handfoot_env.rules import PRESET_NAMES
+from handfoot_env.seating.rewards import REWARD_MODES
 from handfoot_env.strict_yaml import load_yaml
-
-ALGORITHMS = ("ppo", "dmc")
+from train.tune import TuneConfig
 
 
 @dataclass
 class EnvConfig:
     num_envs: int = 256  # games stepped together on the vector engine
     # "deal" (score margin each deal), "game" (+1 / -1 at the end) or "win_prob" (the change
-    # in the chance of winning over each deal: train/win_prob.py, handfoot_env/rewards.py)
+    # in the chance of winning over each deal: train/win_prob.py, handfoot_env/seating/rewards.py)
     reward_mode: str = "deal"
     shaping: float = 0.0  # weight of potential-based shaping on the running deal margin
     win_prob_games: int = 20_000  # games the win-probability model is fitted on (reward_mode win_prob)
@@ -96,20 +96,6 @@ class DMCConfig:
 
 
 @dataclass
-class HeuristicSearchConfig:
-    """Warm start, step 0: search the heuristic's numbers (train/tune.py); 0 generations: none."""
-
-    generations: int = 0
-    population: int = 20  # candidates per generation
-    elite: int = 5  # best candidates the next generation centres on
-    pairs: int = 300  # duplicate sets each candidate plays per generation
-    pair_positions: int = 0  # positions the pair model is fitted on before the search (0: none)
-    fitness: str = "win_rate"  # what ranks the variants: win_rate or score_diff
-    validate_generations: int = 0  # the means of this many last generations and the final one play
-    validate_pairs: int = 1000  # ... this many fresh duplicate sets; the best is kept (0: the final mean)
-
-
-@dataclass
 class ImitationConfig:
     """Warm start, step 1: the actor imitates the (tuned) heuristic (train/imitation.py)."""
 
@@ -148,12 +134,16 @@ class RayConfig:
     address: str = ""  # "" starts Ray on this machine; "auto" joins `ray start` here; HOST:PORT a head
 
 
+# The learning algorithms, each by the name of its config section; ``train/algorithms/`` holds a
+# class of that name for each (checked there when it is imported).
+ALGORITHM_SECTIONS: dict[str, type] = {"ppo": PPOConfig, "dmc": DMCConfig}
+ALGORITHMS = tuple(ALGORITHM_SECTIONS)
+
 SECTIONS: dict[str, type] = {
     "env": EnvConfig,
     "network": NetworkConfig,
-    "ppo": PPOConfig,
-    "dmc": DMCConfig,
-    "tune": HeuristicSearchConfig,
+    **ALGORITHM_SECTIONS,
+    "tune": TuneConfig,
     "imitation": ImitationConfig,
     "league": LeagueConfig,
     "eval": EvalConfig,
@@ -183,7 +173,9 @@ class TrainConfig:
     network: NetworkConfig = field(default_factory=NetworkConfig)
     ppo: PPOConfig = field(default_factory=PPOConfig)
     dmc: DMCConfig = field(default_factory=DMCConfig)
-    tune: HeuristicSearchConfig = field(default_factory=HeuristicSearchConfig)
+    # Warm start, step 0: search the heuristic's numbers (train/tune.py); 0 generations: none.  Its
+    # seed and final_pairs are the run's (seed, eval.final_pairs).
+    tune: TuneConfig = field(default_factory=lambda: TuneConfig(generations=0))
     imitation: ImitationConfig = field(default_factory=ImitationConfig)
     league: LeagueConfig = field(default_factory=LeagueConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
@@ -225,7 +217,11 @@ MOVED = {
     "torch_threads": "threads",
     "advisor": "network.advisor",
     "precision": "network.precision",
-    **{f"tune_{k}": f"tune.{k}" for k in (f.name for f in dataclasses.fields(HeuristicSearchConfig))},
+    **{
+        f"tune_{k}": f"tune.{k}"
+        for k in (f.name for f in dataclasses.fields(TuneConfig))
+        if k not in ("seed", "final_pairs")
+    },
     **{f"imitation_{k}": f"imitation.{k}" for k in ("learning_rate", "passes")},
     "imitation_decisions": "imitation.decisions",
     **{
@@ -311,7 +307,7 @@ def _section(name: str, cls: type, data: Any) -> Any:
     if not isinstance(data, dict):
         raise ValueError(f"config key {name!r} is a section: a mapping of its keys to values, got {data!r}")
     fields = {f.name: f for f in dataclasses.fields(cls)}
-    defaults = cls()
+    defaults = getattr(TrainConfig(), name)  # the section as a run has it by default
     values = {}
     for key, value in data.items():
         if key not in fields:
@@ -319,7 +315,7 @@ def _section(name: str, cls: type, data: Any) -> Any:
                 f"unknown config key '{name}.{key}'; the {name} section's keys: {', '.join(sorted(fields))}"
             )
         values[key] = _check_type(f"{name}.{key}", value, getattr(defaults, key))
-    return cls(**values)
+    return dataclasses.replace(defaults, **values)
 
 
 def build(data: dict[str, Any]) -> TrainConfig:
@@ -337,21 +333,10 @@ def build(data: dict[str, Any]) -> TrainConfig:
     return validate(TrainConfig(**values))
 
 
-def split_ray_address(address: str) -> tuple[str, int] | None:
-    """``(host, port)`` of a Ray head address ``HOST:PORT`` (or ``ray://HOST:PORT``); None for
-    ``""``/``"local"`` (start Ray here) and ``"auto"``; ``ValueError`` for anything else."""
-    if address in ("", "local", "auto"):
-        return None
-    host, _, port = address.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdigit():
-        raise ValueError(f"a Ray address is HOST:PORT (or 'auto', or empty for Ray on this machine), got {address!r}")
-    return host, int(port)
-
-
 # ---------------------------------------------------------------------------- checking
 def agent_name_problem(name: Any) -> str | None:
-    """Why ``name`` names no agent (None when it does); nothing is loaded (``agents.base``)."""
-    from agents.base import check_agent_name
+    """Why ``name`` names no agent (None when it does); nothing is loaded (``agents.registry``)."""
+    from agents.registry import check_agent_name
 
     try:
         check_agent_name(name)
@@ -462,27 +447,20 @@ def validate(config: TrainConfig) -> TrainConfig:
     tune, imitation = config.tune, config.imitation
     at_least(tune, "tune.", ("generations",), 0)
     at_least(imitation, "imitation.", ("decisions",), 0)
+    run_default = TrainConfig().tune
+    for key, owner in (("seed", "the run's seed"), ("final_pairs", "eval.final_pairs")):
+        if getattr(tune, key) != getattr(run_default, key):
+            fail(f"tune.{key}", f"the search in a run takes {owner}: leave tune.{key} out")
     if tune.generations:
-        at_least(tune, "tune.", ("population", "elite", "pairs", "validate_pairs"), 1)
-        if tune.pair_positions < 0:
-            fail(
-                "tune.pair_positions", f"must be 0 (no pair model) or a number of positions, got {tune.pair_positions}"
-            )
+        problem = tune.problem()
+        if problem is not None:
+            fail(f"tune.{problem[0]}", problem[1])
         if tune.pair_positions and not config.make_rules().takes_with_a_pair:
             fail(
                 "tune.pair_positions",
                 "the pair model predicts takes of the pile with a pair; these rules take it without one (house): "
                 "set it to 0",
             )
-        if tune.fitness not in ("win_rate", "score_diff"):
-            fail("tune.fitness", f"must be win_rate or score_diff, got {tune.fitness!r}")
-        if not 0 <= tune.validate_generations <= tune.generations:
-            fail(
-                "tune.validate_generations",
-                f"must be between 0 and tune.generations ({tune.generations}), got {tune.validate_generations}",
-            )
-        if tune.elite > tune.population:
-            fail("tune.elite", f"must not exceed tune.population ({tune.population}), got {tune.elite}")
     if imitation.teacher and not (imitation.teacher == "tuned" or imitation.teacher.startswith("tuned:")):
         fail("imitation.teacher", f"must be empty, tuned or tuned:PATH, got {imitation.teacher!r}")
     if imitation.teacher and tune.generations:

@@ -1,7 +1,7 @@
 """Warm start: imitate the heuristic on positions of its own games, generated at engine speed.
 
 Every seat of a batch of games is played by the compiled heuristic (``handfoot_env/
-baselines/compiled.py``); each decision is a labelled example (observation, legal mask,
+baselines/compiled/``); each decision is a labelled example (observation, legal mask,
 the heuristic's action), and the actor learns them with a cross-entropy over the legal
 actions.  Data comes in chunks straight from the engine, so nothing large is stored.
 """
@@ -15,9 +15,9 @@ import numpy as np
 import torch
 
 from agents.policy import Policy, advice
-from handfoot_env.baselines.compiled import CompiledHeuristic
+from handfoot_env.baselines.compiled.heuristic import CompiledHeuristic
 from handfoot_env.rules import Rules
-from handfoot_env.table import Table
+from handfoot_env.seating.seats import Seating
 from handfoot_env.vector import VectorEngine
 
 
@@ -25,7 +25,7 @@ def demonstrations(rules: Rules, decisions: int, seed: int, batch: int = 512, pa
     """Yield chunks (observations, masks, actions) of the heuristic's decisions in its own
     games (``params``: a variant of it, ``heuristic_params`` order)."""
     engine = VectorEngine(rules, batch_size=batch, seed=seed)
-    table = Table(engine, [CompiledHeuristic(rules, params)])
+    seating = Seating(engine, [CompiledHeuristic(rules, params)])
     done = 0
     while done < decisions:
         chunk_obs, chunk_masks, chunk_actions = [], [], []
@@ -40,7 +40,7 @@ def demonstrations(rules: Rules, decisions: int, seed: int, batch: int = 512, pa
         observations, masks = np.concatenate(chunk_obs), np.concatenate(chunk_masks)
         done += len(masks)
         yield observations, masks, np.concatenate(chunk_actions)
-    del table
+    del seating
 
 
 def imitate(

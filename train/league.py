@@ -13,7 +13,7 @@ import torch
 
 from agents import make_agent
 from agents.policy import Policy
-from agents.ppo import PPOAgent
+from agents.trained import PPOAgent
 from handfoot_env.rules import Rules
 
 

@@ -1,6 +1,6 @@
 """The lab loop: everything around learning, for every algorithm (``train/algorithms/``).
 
-    handfoot train --config configs/scratch.yaml [--set key=value] [--resume]
+    handfoot train --config configs/experiments/scratch.yaml [--set key=value] [--resume]
 
 1. **Before learning** (``warm_start.py``): the input scaling from whole games; optionally a
    search over the heuristic's numbers and imitation of the variant found.
@@ -14,10 +14,9 @@
    ``eval.select_pairs`` deals each time, the best policy kept as ``best.pt``; checkpoints
    and ``--resume`` (``run.py``), Ctrl-C saves; a final table on deals no evaluation played.
 
-Deals are kept apart by seed: training games from 10^9 on (a resumed segment past the deals
-before it), the warm start's from 4 * 10^9 (``warm_start.py``), curves 100,000+, selection
-3,000,000+, the final table 1,000,000+; the README's tables use 0-999 and 2,000,000+.  A
-resumed run continues on new deals: the games in progress at the checkpoint are not saved, so
+Deals are kept apart by seed (``agents/evaluation/seeds.py``: training, the warm start, the
+curves, selection and the final table each have their own range).  A resumed run continues on
+new deals: the games in progress at the checkpoint are not saved, so
 it is not bit-for-bit the run that never stopped.
 """
 
@@ -34,45 +33,23 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from agents import make_agent
+from agents.evaluation.matches import play_match
+from agents.evaluation.seeds import CURVE_SEEDS, FINAL_SEEDS, SELECTION_SEEDS, WIN_PROB_SEEDS
 from agents.policy import Policy, compact_columns, device_label, resolve_device, rule_actions, with_advisor_by_name
-from agents.ppo import PPOAgent
+from agents.trained import PPOAgent
 from handfoot_env.baselines.heuristic_params import NAMES
 from handfoot_env.cards import NUM_KINDS
-from handfoot_env.rewards import WinProbability
 from handfoot_env.rules import Rules
-from train.algorithms import ALGORITHMS, PPO
-from train.collect import RolloutCollector
+from handfoot_env.seating.rewards import WinProbability
+from train.algorithms import ALGORITHMS
+from train.collect import RolloutCollector, deals_after, training_seed
 from train.config import TrainConfig
-from train.evaluate import play_match
 from train.league import League
 from train.run import RunFolder, read_json, write_atomically, write_json
 from train.warm_start import warm_start
 
 if TYPE_CHECKING:
-    from train.cluster import RayCollector
-
-# Seeds of the deals each use plays (see the module docstring).
-TRAINING_SEEDS = 1_000_000_000
-CURVE_SEEDS = 100_000
-SELECTION_SEEDS = 3_000_000
-FINAL_SEEDS = 1_000_000
-
-
-def training_seed(config: TrainConfig, deal_offset: int, worker: int | None = None) -> int:
-    """The first training deal of a run segment: each run seed has 10^8 deals of its own, each Ray
-    worker 10^7 of them (``ray.workers`` is at most 9), and a resumed segment starts
-    ``deal_offset`` deals in, past every deal dealt before it (``deals_after``)."""
-    worker_offset = 0 if worker is None else 10_000_000 * (worker + 1)
-    return TRAINING_SEEDS + config.seed * 100_000_000 + worker_offset + deal_offset
-
-
-def deals_after(config: TrainConfig, deal_offset: int, steps: int) -> int:
-    """A bound on the deal offset after a segment that started at ``deal_offset`` and made
-    ``steps`` learner decisions: its starting games, and at most one more game per 10 learner
-    decisions (no game is that short), per collector."""
-    workers = max(config.ray.workers, 1)
-    return deal_offset + config.env.num_envs // workers + steps // (10 * workers)
-
+    from train.ray_workers import RayCollector
 
 # Where a training step's time goes: in this process (simulation, opponents, inference), or
 # waiting on the Ray rollout workers (rollouts), and the update.
@@ -118,7 +95,7 @@ def win_probability(config: TrainConfig, rules: Rules, folder: Path, say) -> Win
         data = read_json(cache, "cached win-probability model", remedy="delete it to fit the model again")
         say(f"win-probability model: cached fit on {data['report']['games']:,} games ({cache})")
     else:
-        model, report = fit_win_prob(rules, config.env.win_prob_games, seed=5_000_000, log=say)
+        model, report = fit_win_prob(rules, config.env.win_prob_games, seed=WIN_PROB_SEEDS, log=say)
         data = {**model.to_dict(), "report": report}
         cache.parent.mkdir(parents=True, exist_ok=True)
         write_json(cache, data)
@@ -132,7 +109,7 @@ def evaluate(
     """Duplicate matches of the policy (its most likely legal action) against each opponent,
     here or spread over ``runners`` (the Ray rollout workers; the same results)."""
     if runners:
-        from train.cluster import agent_spec, play_matches_on_ray, policy_spec
+        from agents.evaluation.ray import agent_spec, play_matches_on_ray, policy_spec
 
         team = policy_spec(policy, rules)
         pairings = [(team, agent_spec(name, rules)) for name in opponents]  # a tuned file travels along
@@ -201,12 +178,12 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> d
         print(f"no checkpoint in {folder.checkpoint}: starting afresh", file=sys.stderr)
     cluster = None
     if config.ray.workers:  # before the run folder: an unfit cluster leaves nothing behind
-        from train.cluster import Cluster
+        from agents.evaluation.ray import Cluster
 
         cluster = Cluster(config.ray.address)
     try:
         if cluster is not None:
-            cluster.require_workers(config)
+            cluster.require_cpus(config.ray.workers, config.env.num_envs)
         folder.open()
         try:
             return Lab(config, rules, folder, saved, changes, progress).run()
@@ -240,7 +217,7 @@ class Lab:
         first_deal = training_seed(config, self.deal_offset)
         self.league = League(config.league.opponents, config.league.max_snapshots, seed=first_deal, rules=rules)
         if config.ray.workers:
-            from train.cluster import RayCollector
+            from train.ray_workers import RayCollector
 
             self.collector = RayCollector(
                 config, self.policy, self.win_prob, say=self._say, deal_offset=self.deal_offset
@@ -314,8 +291,7 @@ class Lab:
                 state["warm_start"] = warm_start(
                     config, self.rules, self.policy, self.folder.path, self.timer, self._say, self._log, self.runners
                 )
-                if isinstance(self.algorithm, PPO) and config.ppo.anchor_coef > 0:
-                    self.algorithm.set_anchor()
+                self.algorithm.after_warm_start()
                 if config.eval.every > 0 and not interrupt.requested:
                     self._evaluate(None)  # where learning starts from
             bar = self._bar()
@@ -409,7 +385,7 @@ class Lab:
         for part, spent in self.timer.seconds.items():
             self.writer.add_scalar(f"time/share_{part}", spent / max(seconds, 1e-9), step)
         if self._due("next_snapshot", config.league.snapshot_every):
-            self.league.add_snapshot(self.policy, self.rules, step, sample=config.algorithm == "ppo")
+            self.league.add_snapshot(self.policy, self.rules, step, sample=self.algorithm.samples_snapshots)
             self.collector.set_league(self.league)
         if self._due("next_eval", config.eval.every):
             self._evaluate(bar)

@@ -8,7 +8,7 @@ next player holds two or more of it".  A logistic regression over a few features
 discarding seat *can* see (``heuristic_params.PAIR_FEATURES``: the next player's hand size,
 whether its side has the rank on the table, how many of the rank are in sight, ...) learns
 the chance from those labels; its weights become numbers of the heuristic's table, and the
-discard adds ``danger_weight`` times the chance (``handfoot_env/baselines/compiled.py``).
+discard adds ``danger_weight`` times the chance (``handfoot_env/baselines/compiled/heuristic.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 import numpy as np
 import torch
 
-from handfoot_env.baselines.compiled import CompiledHeuristic, pair_feature_rows
+from handfoot_env.baselines.compiled.heuristic import CompiledHeuristic, pair_feature_rows
 from handfoot_env.baselines.heuristic_params import NUM_PAIR_FEATURES
 from handfoot_env.cards import FIRST_NATURAL, NUM_NATURALS
 from handfoot_env.rules import Rules

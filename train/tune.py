@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from handfoot_env.baselines.compiled import CompiledHeuristic
+from agents.evaluation.matches import MatchResult, play_match
+from agents.evaluation.seeds import TUNE_SEED_STRIDE
+from handfoot_env.baselines.compiled.heuristic import CompiledHeuristic
 from handfoot_env.baselines.heuristic_params import (
     DEFAULT_PARAMS,
     NAMES,
@@ -35,7 +37,6 @@ from handfoot_env.baselines.heuristic_params import (
     params_dict,
 )
 from handfoot_env.rules import Rules
-from train.evaluate import MatchResult, play_match
 from train.pair_model import fit_pair_model
 
 
@@ -52,21 +53,28 @@ class TuneConfig:
     validate_generations: int = 0  # the means of this many last generations, and the final one, play
     validate_pairs: int = 1000  # this many fresh duplicate sets each; the best is kept (0 generations: the final mean)
 
-    def check(self) -> None:
-        if self.fitness not in FITNESS:
-            raise ValueError(f"tune fitness must be one of {', '.join(FITNESS)}, got {self.fitness!r}")
+    def problem(self) -> tuple[str, str] | None:
+        """The first setting a search cannot run with, as (field, what is wrong), or None."""
         for name in ("generations", "population", "elite", "pairs", "final_pairs", "validate_pairs"):
             if getattr(self, name) < 1:
-                raise ValueError(f"tune {name} must be at least 1, got {getattr(self, name)}")
+                return name, f"must be at least 1, got {getattr(self, name)}"
         if self.pair_positions < 0:
-            raise ValueError(f"tune pair_positions must be 0 (no pair model) or more, got {self.pair_positions}")
+            return "pair_positions", f"must be 0 (no pair model) or a number of positions, got {self.pair_positions}"
+        if self.fitness not in FITNESS:
+            return "fitness", f"must be {' or '.join(FITNESS)}, got {self.fitness!r}"
         if not 0 <= self.validate_generations <= self.generations:
-            raise ValueError(
-                f"tune validate_generations must be between 0 and generations ({self.generations}), "
-                f"got {self.validate_generations}"
+            return "validate_generations", (
+                f"must be between 0 and generations ({self.generations}), got {self.validate_generations}"
             )
         if self.elite > self.population:
-            raise ValueError(f"tune elite ({self.elite}) must not exceed population ({self.population})")
+            return "elite", f"must not exceed population ({self.population}), got {self.elite}"
+        return None
+
+    def check(self) -> None:
+        """Raise ``ValueError`` naming the first bad setting (:meth:`problem`)."""
+        problem = self.problem()
+        if problem is not None:
+            raise ValueError(f"tune {problem[0]} {problem[1]}")
 
 
 @dataclass
@@ -171,7 +179,7 @@ def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = N
         means.append(mean)
         # Every candidate of a generation plays the same deals (a fair comparison); each
         # generation new ones (no candidate is kept for one lucky set of deals).
-        deals_seed = config.seed * 1_000_003 + 10_000 * (generation + 1)
+        deals_seed = config.seed * TUNE_SEED_STRIDE + 10_000 * (generation + 1)
         results = play(rules, [to_params(x, base, names) for x in candidates], config.pairs, deals_seed)
         scores = np.array([fitness(r, config.fitness) for r in results])
         best = np.argsort(-scores)[: config.elite]
@@ -202,7 +210,7 @@ def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = N
             rules,
             [to_params(x, base, names) for x in contenders],
             config.validate_pairs,
-            config.seed * 1_000_003 + 5_555_555,
+            config.seed * TUNE_SEED_STRIDE + 5_555_555,
         )
         pick = int(np.argmax([fitness(r, config.fitness) for r in results]))
         first = config.generations - config.validate_generations
@@ -218,7 +226,7 @@ def tune(rules: Rules, config: TuneConfig, log: Callable[[str], None] | None = N
                 + ", ".join(f"{r.win_rate:.1%}" for r in results)
                 + f"; kept the one after generation {first + pick}"
             )
-    final = play(rules, [params], config.final_pairs, config.seed * 1_000_003 + 7_777_777)[0]
+    final = play(rules, [params], config.final_pairs, config.seed * TUNE_SEED_STRIDE + 7_777_777)[0]
     final.team, final.vs = "tuned", "heuristic"
     return TuneResult(params, final, history, time.perf_counter() - start, pair_model, validation)
 

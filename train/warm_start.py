@@ -9,33 +9,29 @@
 2. **Imitation** (``imitation.decisions``): the actor imitates that heuristic on its own
    games (``imitation.py``).
 
-A from-scratch run (``configs/scratch.yaml``) does step 0 only.
+A from-scratch run (``configs/experiments/scratch.yaml``) does step 0 only.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
 import torch
 
 from agents import make_agent
+from agents.evaluation.seeds import IMITATION_OFFSET, SEARCH_SEED, TRAINING_SEEDS_PER_RUN, WARM_START_SEEDS
 from agents.policy import Policy
 from handfoot_env.baselines.heuristic_params import save_params
 from handfoot_env.rules import Rules
 from train.collect import Timer, sample_positions
 from train.config import TrainConfig
 from train.imitation import imitate
-from train.tune import TuneConfig, tune
+from train.tune import tune
 
 # The agents whose games the input scaling is measured on: play from the weakest to the best.
 SCALING_AGENTS = ("random", "greedy", "heuristic")
-# The warm start's own deals, apart from training's and every evaluation's (train/loop.py): the
-# scaling fit's from 4 * 10^9 + seed * 10^8, the imitation's 10^7 further on; the search's seed
-# is offset by SEARCH_SEED (tune.py spreads its deals from seed * 1,000,003, so they may meet
-# the scaling fit's: both are warm-start deals, never evaluation ones).
-WARM_START_SEEDS = 4_000_000_000
-SEARCH_SEED = 4_000
 
 
 def fit_scaling(policy: Policy, rules: Rules, positions: int, seed: int) -> None:
@@ -48,7 +44,7 @@ def fit_scaling(policy: Policy, rules: Rules, positions: int, seed: int) -> None
 def set_teacher(policy: Policy, rules: Rules, name: str) -> str:
     """Make the tuned variant ``name`` (``tuned`` or ``tuned:PATH``) the policy's teacher and
     advisor; returns the file it came from."""
-    from agents.ppo import shipped_model
+    from agents.trained import shipped_model
     from handfoot_env.baselines.heuristic_params import read_params
 
     path = shipped_model(rules, "tuned") if name == "tuned" else Path(name.split(":", 1)[1])
@@ -67,22 +63,11 @@ def search_heuristic(
         f"heuristic search: {section.generations} generations of {section.population} variants, "
         f"{section.pairs} duplicate sets each against the heuristic"
     )
-    search = TuneConfig(
-        generations=section.generations,
-        population=section.population,
-        elite=section.elite,
-        pairs=section.pairs,
-        # its deals (seed * 1,000,003 + ...) fall from 4 * 10^9 on, its pair model's from 4,000 on:
-        # apart from every evaluation's deals (train/loop.py)
-        seed=SEARCH_SEED + config.seed,
-        final_pairs=config.eval.final_pairs,
-        pair_positions=section.pair_positions,
-        fitness=section.fitness,
-        validate_generations=section.validate_generations,
-        validate_pairs=section.validate_pairs,
-    )
+    # its deals (seed * 1,000,003 + ...) fall from 4 * 10^9 on, its pair model's from 4,000 on:
+    # apart from every evaluation's deals (agents/evaluation/seeds.py)
+    search = dataclasses.replace(section, seed=SEARCH_SEED + config.seed, final_pairs=config.eval.final_pairs)
     if runners:  # on Ray the rollout workers play the search's matches too
-        from train.cluster import play_variants_on_ray
+        from agents.evaluation.ray import play_variants_on_ray
 
         result = tune(
             rules,
@@ -127,7 +112,7 @@ def warm_start(
     import time
 
     tick = time.perf_counter()
-    first_deal = WARM_START_SEEDS + config.seed * 100_000_000
+    first_deal = WARM_START_SEEDS + config.seed * TRAINING_SEEDS_PER_RUN
     fit_scaling(policy, rules, config.network.scaling_positions, seed=first_deal)
     timer.add("scaling", time.perf_counter() - tick)
     found: dict = {}
@@ -144,7 +129,7 @@ def warm_start(
             policy,
             rules,
             config.imitation.decisions,
-            seed=first_deal + 10_000_000,
+            seed=first_deal + IMITATION_OFFSET,
             learning_rate=config.imitation.learning_rate,
             passes=config.imitation.passes,
             log=log,

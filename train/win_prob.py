@@ -2,7 +2,7 @@
 
 Fitted on engine games between equal agents (each game one scripted agent in every seat,
 drawn from ``AGENTS``): at the start of every deal, for every side, the features of
-``handfoot_env.rewards.WinProbability`` and whether that side went on to win the game (1,
+``handfoot_env.seating.rewards.WinProbability`` and whether that side went on to win the game (1,
 0.5 on a tie for the highest, 0).  A small network (6 -> 16 -> 1, tanh) is fitted by
 logistic loss on four fifths of the games; the last fifth, never fitted on, gives the
 calibration table (predicted against observed, per tenth of predicted chance).
@@ -21,9 +21,9 @@ import numpy as np
 import torch
 
 from agents import make_agent
-from handfoot_env.rewards import WinProbability, game_points
 from handfoot_env.rules import Rules
-from handfoot_env.table import Table
+from handfoot_env.seating.rewards import WinProbability, game_points
+from handfoot_env.seating.seats import Seating
 from handfoot_env.vector import VectorEngine
 
 AGENTS = ("greedy", "heuristic", "tuned")
@@ -55,8 +55,8 @@ def _play_chunk(rules: Rules, agents: list, seats: np.ndarray, seeds: np.ndarray
     the deals played by then, the game of each, and the final totals."""
     engine = VectorEngine(rules, batch_size=len(seeds), auto_reset=False)
     engine.reset(seeds=seeds)
-    table = Table(engine, agents)
-    table.seat_agents = seats
+    seating = Seating(engine, agents)
+    seating.seat_agents = seats
     deals = np.zeros(len(seeds), dtype=np.int64)
     totals = [np.zeros((len(seeds), rules.num_owners))]
     played = [np.zeros(len(seeds), dtype=np.int64)]
@@ -70,7 +70,7 @@ def _play_chunk(rules: Rules, agents: list, seats: np.ndarray, seeds: np.ndarray
             played.append(deals[rows].copy())
             game_of.append(rows)
 
-    table.play(on_step=record)
+    seating.play(on_step=record)
     return totals, played, game_of, engine.final_totals.astype(np.float64)
 
 

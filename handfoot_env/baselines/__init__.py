@@ -34,19 +34,19 @@ def _random(seed: int, rules: Rules | None) -> Agent:
 
 
 def _greedy(seed: int, rules: Rules | None) -> Agent:
-    from handfoot_env.baselines.compiled import CompiledGreedy
+    from handfoot_env.baselines.compiled.heuristic import CompiledGreedy
 
     return CompiledGreedy()
 
 
 def _heuristic(seed: int, rules: Rules | None) -> Agent:
-    from handfoot_env.baselines.compiled import CompiledHeuristic
+    from handfoot_env.baselines.compiled.heuristic import CompiledHeuristic
 
     return CompiledHeuristic(rules)
 
 
 # The baselines by name: each a builder (seed, rules) -> agent.  Greedy and the heuristic come
-# compiled (``compiled.py``): the same decisions as the readable ``GreedyAgent`` and
+# compiled (``compiled/``): the same decisions as the readable ``GreedyAgent`` and
 # ``HeuristicAgent``, a batch at a time at engine speed.
 BASELINES: dict[str, Callable[[int, Rules | None], Agent]] = {
     "random": _random,

@@ -25,12 +25,12 @@ from handfoot_env.reference import rule_facts as facts
 from handfoot_env.reference.state import DRAW_PHASE, NOT_ASKED, Seat, Side
 
 if TYPE_CHECKING:
-    from handfoot_env.reference.game import Game
+    from handfoot_env.reference.state import GameState
 
 
-def start_deal(game: Game) -> None:
+def start_deal(game: GameState) -> None:
     """Deal the hands and feet of deal ``game.deal_index`` from its shuffled pack, then open it
-    (the caller begins the first turn).  Every part of the deal's state (``Game.__init__``
+    (the caller begins the first turn).  Every part of the deal's state (``GameState.__init__``
     declares them) starts afresh."""
     rules = game.rules
     n = rules.num_players
@@ -54,7 +54,7 @@ def start_deal(game: Game) -> None:
     open_deal(game)
 
 
-def open_deal(game: Game) -> None:
+def open_deal(game: GameState) -> None:
     """The cards are dealt: turn the upcard (classic), then lay down the dealt red threes seat
     by seat from the first player."""
     n = game.rules.num_players
@@ -64,7 +64,7 @@ def open_deal(game: Game) -> None:
         lay_down_red_threes(game, (game.current + i) % n)
 
 
-def turn_up_first_discard(game: Game) -> None:
+def turn_up_first_discard(game: GameState) -> None:
     """classic: turn up the stock's top card; a wild or a three goes to the bottom
     (docs/rules.md "Taking the discard pile")."""
     for _ in range(len(game.stock)):
@@ -83,7 +83,7 @@ def add_card(seat: Seat, card: int, part: str = "hand") -> None:
         getattr(seat, f"{part}_suits")[suit][rank_of(int(CARD_KIND[card]))] += 1
 
 
-def lay_down_red_threes(game: Game, seat_index: int) -> None:
+def lay_down_red_threes(game: GameState, seat_index: int) -> None:
     """Red threes in the hand go to the owner's table, each replaced from the stock."""
     if not game.rules.red_threes_laid_down:  # house: threes are held
         return
@@ -96,14 +96,14 @@ def lay_down_red_threes(game: Game, seat_index: int) -> None:
             add_card(seat, game.stock.pop())
 
 
-def receive(game: Game, seat_index: int, card: int) -> None:
+def receive(game: GameState, seat_index: int, card: int) -> None:
     """A card enters the hand; a red three goes down at once and is replaced."""
     add_card(game.seats[seat_index], card)
     if card == RED_THREE:
         lay_down_red_threes(game, seat_index)
 
 
-def pick_up_foot(game: Game, seat_index: int) -> None:
+def pick_up_foot(game: GameState, seat_index: int) -> None:
     seat = game.seats[seat_index]
     seat.hand, seat.foot = seat.foot, [0] * NUM_KINDS
     seat.hand_suits, seat.foot_suits = seat.foot_suits, [[0] * NUM_NATURALS for _ in range(NUM_SUITS)]

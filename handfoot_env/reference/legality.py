@@ -58,10 +58,10 @@ from handfoot_env.reference.state import (
 )
 
 if TYPE_CHECKING:
-    from handfoot_env.reference.game import Game
+    from handfoot_env.reference.state import GameState
 
 
-def legal_mask(game: Game) -> np.ndarray:
+def legal_mask(game: GameState) -> np.ndarray:
     """Boolean mask over the action layout: True exactly for the legal actions."""
     mask = np.zeros(A.NUM_ACTIONS, dtype=bool)
     if game.phase == GAME_OVER:
@@ -71,7 +71,7 @@ def legal_mask(game: Game) -> np.ndarray:
     return mask
 
 
-def candidates(game: Game) -> list[int]:
+def candidates(game: GameState) -> list[int]:
     """Actions worth asking ``why_illegal`` about: the others need cards the player lacks.
 
     Only a shortcut: every candidate is still judged by ``why_illegal``."""
@@ -121,7 +121,7 @@ def candidates(game: Game) -> list[int]:
     return out
 
 
-def why_illegal(game: Game, action: int) -> str | None:
+def why_illegal(game: GameState, action: int) -> str | None:
     """Why ``action`` is not allowed now, or None if it is legal."""
     try:
         act = A.decode(action)
@@ -156,7 +156,7 @@ def why_illegal(game: Game, action: int) -> str | None:
     return meld_problem(game, act)
 
 
-def draw_problem(game: Game) -> str | None:
+def draw_problem(game: GameState) -> str | None:
     if game.phase != DRAW_PHASE:
         return "you have already drawn this turn"
     if len(game.stock) < game.rules.draw_count:
@@ -164,7 +164,7 @@ def draw_problem(game: Game) -> str | None:
     return None
 
 
-def any_take_problem(game: Game, hand: list[int] | None = None, staged: list[Meld] | None = None) -> str | None:
+def any_take_problem(game: GameState, hand: list[int] | None = None, staged: list[Meld] | None = None) -> str | None:
     """None if the current player may take the pile in some way (with a pair, a natural and a
     wild, or by the table), optionally with a hypothetical hand and staged melds; else why not
     (the reason of the take with a pair)."""
@@ -180,7 +180,7 @@ def any_take_problem(game: Game, hand: list[int] | None = None, staged: list[Mel
     return first
 
 
-def pile_problem(game: Game, frozen_blocks: bool) -> str | None:
+def pile_problem(game: GameState, frozen_blocks: bool) -> str | None:
     """The conditions every take of the pile shares (docs/rules.md "Taking the discard pile"):
     instead of drawing, a pile that may be taken, a natural on top, the minimum pile size;
     ``frozen_blocks``: a pile that holds a wild card is frozen (``wild_freezes_pile``)."""
@@ -201,7 +201,7 @@ def pile_problem(game: Game, frozen_blocks: bool) -> str | None:
     return None
 
 
-def cards_to_hand(game: Game) -> int:
+def cards_to_hand(game: GameState) -> int:
     """How many cards of the pile a take brings to the hand, besides its top card."""
     to_hand = len(game.pile) - 1
     if game.rules.pile_take_count is not None:
@@ -210,7 +210,7 @@ def cards_to_hand(game: Game) -> int:
 
 
 def take_problem(
-    game: Game, hand: list[int] | None = None, staged: list[Meld] | None = None, wild: int | None = None
+    game: GameState, hand: list[int] | None = None, staged: list[Meld] | None = None, wild: int | None = None
 ) -> str | None:
     """Why the current player may not take the pile with a pair of its top card (``wild``
     None) or with one natural and the wild ``wild`` (TWO or JOKER; a variation), optionally
@@ -271,7 +271,7 @@ def take_problem(
     return cards_left_problem(game, cards_left, books)
 
 
-def table_take_problem(game: Game, hand: list[int] | None = None) -> str | None:
+def table_take_problem(game: GameState, hand: list[int] | None = None) -> str | None:
     """Variation: may the current player take the pile by adding its top card to an unfinished
     group of its side's table (no pair needed; the take then goes on as usual)?"""
     rules = game.rules
@@ -292,7 +292,7 @@ def table_take_problem(game: Game, hand: list[int] | None = None) -> str | None:
     return cards_left_problem(game, sum(hand) + cards_to_hand(game), count_books(melded, rules.book_size))
 
 
-def top_discard_problem(game: Game) -> str | None:
+def top_discard_problem(game: GameState) -> str | None:
     """House: may the player draw one card from the stock plus the top discard?"""
     if game.phase != DRAW_PHASE:
         return "the top discard can only be taken as part of the draw"
@@ -309,7 +309,7 @@ def top_discard_problem(game: Game) -> str | None:
     return None
 
 
-def frozen_meld(game: Game, card: int) -> str | None:
+def frozen_meld(game: GameState, card: int) -> str | None:
     """The owner's meld one card short of a book that ``card`` would complete, named, or None."""
     kind, suit = int(CARD_KIND[card]), int(CARD_SUIT[card])
     for meld in game.sides[game.owner()].groups:
@@ -324,7 +324,7 @@ def frozen_meld(game: Game, card: int) -> str | None:
     return None
 
 
-def go_out_problem(game: Game, books: Books) -> str | None:
+def go_out_problem(game: GameState, books: Books) -> str | None:
     """Why the player whose turn it is may not go out with its side holding ``books``, or None
     (docs/rules.md "The foot and going out"; the variations add the partner on its foot and the
     partner's permission)."""
@@ -342,7 +342,7 @@ def go_out_problem(game: Game, books: Books) -> str | None:
     return None
 
 
-def cards_left_problem(game: Game, cards_left: int, books: Books) -> str | None:
+def cards_left_problem(game: GameState, cards_left: int, books: Books) -> str | None:
     """The 2-card rule: from the foot, a meld must leave 2 cards until the player may go out."""
     seat = game.seats[game.current]
     if not seat.on_foot or cards_left >= 2:
@@ -355,7 +355,7 @@ def cards_left_problem(game: Game, cards_left: int, books: Books) -> str | None:
     return None
 
 
-def ask_problem(game: Game) -> str | None:
+def ask_problem(game: GameState) -> str | None:
     """Variation: may the player ask its partner "may I go out?" now (once a turn, on its foot)?"""
     if not game.rules.permission_to_go_out:
         return "these rules need no permission to go out (rules field permission_to_go_out)"
@@ -366,7 +366,7 @@ def ask_problem(game: Game) -> str | None:
     return None
 
 
-def meld_problem(game: Game, act: A.Action) -> str | None:
+def meld_problem(game: GameState, act: A.Action) -> str | None:
     rules = game.rules
     seat = game.seats[game.current]
     side = game.sides[game.owner()]
@@ -410,7 +410,7 @@ def meld_problem(game: Game, act: A.Action) -> str | None:
     return cards_left_problem(game, cards_left, count_books(after, rules.book_size))
 
 
-def discard_problem(game: Game, card: int) -> str | None:
+def discard_problem(game: GameState, card: int) -> str | None:
     seat = game.seats[game.current]
     if game.phase != PLAY_PHASE:
         return "draw or take the pile before discarding"

@@ -8,8 +8,19 @@ and the differential tests hold the two readings to the same answers.
 
 from __future__ import annotations
 
-from handfoot_env.reference.state import Books
+from typing import NamedTuple
+
 from handfoot_env.rules import Rules
+
+
+class Books(NamedTuple):
+    """An owner's books, as going out asks for them (docs/rules.md "The foot and going out")."""
+
+    clean: int  # clean books (house: red canastas), books of black threes among them
+    dirty: int  # books with wilds (house: black canastas)
+    wild: int = 0  # wild books: neither clean nor dirty
+    sevens_clean: int = 0  # the clean books of 7s among ``clean``
+    sevens_dirty: int = 0  # the dirty books of 7s among ``dirty``
 
 
 def owner_of(rules: Rules, seat: int) -> int:

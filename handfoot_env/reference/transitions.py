@@ -29,15 +29,18 @@ from handfoot_env.cards import (
 from handfoot_env.errors import IllegalActionError
 from handfoot_env.reference import deal, legality
 from handfoot_env.reference.melds import MeldPlan, meld_plan
-from handfoot_env.reference.scoring import GOING_OUT, NO_LEGAL_ACTION, STOCK_EXHAUSTED, score_deal
+from handfoot_env.reference.scoring import score_deal
 from handfoot_env.reference.state import (
     ASKED,
     DRAW_PHASE,
     GAME_OVER,
+    GOING_OUT,
     GRANTED,
+    NO_LEGAL_ACTION,
     NOT_ASKED,
     PLAY_PHASE,
     REFUSED,
+    STOCK_EXHAUSTED,
     Group,
     Seat,
     Side,
@@ -45,10 +48,10 @@ from handfoot_env.reference.state import (
 )
 
 if TYPE_CHECKING:
-    from handfoot_env.reference.game import Game
+    from handfoot_env.reference.state import GameState
 
 
-def apply(game: Game, action: int) -> None:
+def apply(game: GameState, action: int) -> None:
     """Apply one legal action; raise :class:`IllegalActionError` (state untouched) otherwise."""
     reason = legality.why_illegal(game, action)
     if reason is not None:
@@ -76,14 +79,14 @@ def apply(game: Game, action: int) -> None:
     end_deal_if_stuck(game)
 
 
-def end_deal_if_stuck(game: Game) -> None:
+def end_deal_if_stuck(game: GameState) -> None:
     """docs/rules.md "When the stock runs out", during a turn: red-three replacements can empty the stock
     mid-turn and leave the mover without a legal action; the deal then ends, no bonus."""
     if game.phase != GAME_OVER and not game.stock and not legality.legal_mask(game).any():
         end_deal(game, went_out=None, ended_by=NO_LEGAL_ACTION)
 
 
-def draw(game: Game) -> None:
+def draw(game: GameState) -> None:
     for _ in range(game.rules.draw_count):
         if game.stock:  # red-three replacements may have emptied it
             deal.receive(game, game.current, game.stock.pop())
@@ -103,7 +106,7 @@ def show_staged(seat: Seat) -> None:
             show(seat, kind, count)
 
 
-def receive_in_sight(game: Game, card: int) -> None:
+def receive_in_sight(game: GameState, card: int) -> None:
     """A card from the pile enters the mover's hand face up: the table knows it is held
     (a red three that goes straight down is not)."""
     deal.receive(game, game.current, card)
@@ -112,14 +115,14 @@ def receive_in_sight(game: Game, card: int) -> None:
         game.seats[game.current].known[kind] += 1
 
 
-def take_top_discard(game: Game) -> None:
+def take_top_discard(game: GameState) -> None:
     """House: one card from the stock, then the top discard, into the hand."""
     deal.receive(game, game.current, game.stock.pop())
     receive_in_sight(game, game.pile.pop())
     game.phase = PLAY_PHASE
 
 
-def take_pile(game: Game, wild: int | None = None, onto_table: bool = False) -> None:
+def take_pile(game: GameState, wild: int | None = None, onto_table: bool = False) -> None:
     """Take the pile: its top card goes down with a pair of it from the hand, or (variations)
     with one natural and the wild ``wild``, or alone onto the side's group (``onto_table``);
     then the next cards of the pile go to the hand."""
@@ -154,14 +157,14 @@ def take_pile(game: Game, wild: int | None = None, onto_table: bool = False) -> 
     after_meld(game)
 
 
-def open_side(game: Game, seat: Seat, side: Side) -> None:
+def open_side(game: GameState, seat: Seat, side: Side) -> None:
     side.groups.extend(seat.staged)
     seat.staged = []
     seat.staged_suits = [[0] * NUM_NATURALS for _ in range(NUM_SUITS)]
     side.opened = True
 
 
-def book_suit(game: Game, seat: Seat, rank: int) -> int:
+def book_suit(game: GameState, seat: Seat, rank: int) -> int:
     """The suit a natural of ``rank`` leaves the hand from when it goes into a book:
     the suit the hand holds fewest cards of (ties: clubs first), keeping runs' suits."""
     held = [suit for suit in range(NUM_SUITS) if seat.hand_suits[suit][rank] > 0]
@@ -174,7 +177,7 @@ def move_natural(seat: Seat, suit: int, rank: int, staging: bool) -> None:
         seat.staged_suits[suit][rank] += 1
 
 
-def meld(game: Game, act: A.Action) -> None:
+def meld(game: GameState, act: A.Action) -> None:
     rules = game.rules
     seat = game.seats[game.current]
     side = game.sides[game.owner()]
@@ -204,7 +207,7 @@ def meld(game: Game, act: A.Action) -> None:
     after_meld(game)
 
 
-def after_meld(game: Game) -> None:
+def after_meld(game: GameState) -> None:
     """A hand used up by melding: go out from the foot, or pick the foot up and go on."""
     seat = game.seats[game.current]
     if seat.hand_size > 0:
@@ -215,7 +218,7 @@ def after_meld(game: Game) -> None:
         deal.pick_up_foot(game, game.current)
 
 
-def discard(game: Game, card: int) -> None:
+def discard(game: GameState, card: int) -> None:
     seat = game.seats[game.current]
     kind, suit = int(CARD_KIND[card]), int(CARD_SUIT[card])
     seat.hand[kind] -= 1
@@ -242,13 +245,13 @@ def discard(game: Game, card: int) -> None:
     begin_turn(game)
 
 
-def begin_turn(game: Game) -> None:
+def begin_turn(game: GameState) -> None:
     """Stock exhausted: no legal draw and no legal take ends the deal with no bonus."""
     if len(game.stock) < game.rules.draw_count and legality.any_take_problem(game) is not None:
         end_deal(game, went_out=None, ended_by=STOCK_EXHAUSTED)
 
 
-def end_deal(game: Game, went_out: int | None, ended_by: str = GOING_OUT) -> None:
+def end_deal(game: GameState, went_out: int | None, ended_by: str = GOING_OUT) -> None:
     game.went_out = went_out
     result = score_deal(game, went_out, ended_by)
     game.deal_results.append(result)

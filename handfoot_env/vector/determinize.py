@@ -10,7 +10,7 @@ the result is a position that seat ``p`` cannot tell from the real one (its hand
 cards, every table and the pile are untouched), and with a given seed the same redeal for
 every position the seat cannot tell apart.  Red threes never sit in a hand in the
 rank-only presets, so hands are refilled from the other cards.  Used by rollout evaluation
-(``train/rollouts.py``) and the web table's coach.
+(``agents/evaluation/rollouts.py``) and the web table's coach.
 """
 
 from __future__ import annotations

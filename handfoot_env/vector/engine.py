@@ -6,7 +6,7 @@
     outcome = engine.step(actions)         # deal_over [B], game_over [B], deal_scores [B, owners]
 
 The engine reports what happened (a deal ended, with its scores; a game ended); the shells
-turn that into rewards (``handfoot_env/rewards.py``).
+turn that into rewards (``handfoot_env/seating/rewards.py``).
 
 Game ``i`` of an engine seeded with ``seed`` is the reference game seeded with ``seed + i``,
 card for card.  With ``auto_reset`` a finished game restarts at once with the next unused

@@ -50,7 +50,8 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Steps per second, games per second and peak memory of both engines (or of training)."""
-    from handfoot_lab.bench import TABLE_HEADER, format_row, machine_description, run_bench
+    from agents.evaluation.benchmark import machine_description
+    from handfoot_lab.speed import TABLE_HEADER, format_row, run_bench
 
     if args.train:
         return _bench_training(args)
@@ -94,8 +95,8 @@ def _bench_training(args: argparse.Namespace) -> int:
     """Learner steps/s of a training run (evaluations off) and the share of each part."""
     import tempfile
 
+    from agents.evaluation.benchmark import machine_description
     from agents.policy import device_label, resolve_device
-    from handfoot_lab.bench import machine_description
     from train.config import load_config
 
     require_positive(args, "train_steps")

@@ -1,5 +1,5 @@
 """``handfoot benchmark AGENT...``: the standard, versioned benchmark of agents (protocol in
-``handfoot_lab/benchmark.py`` and docs/benchmark.md): a JSON file and a Markdown table."""
+``agents/evaluation/benchmark.py`` and docs/benchmark.md): a JSON file and a Markdown table."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from handfoot_lab.cli_common import add_ray_arg, ray_cluster, require_positive
 
 def add_parser(sub) -> None:
     from agents import agent_usage
-    from handfoot_lab.benchmark import OPPONENTS, PAIRS, PROTOCOL, TABLES
+    from agents.evaluation.benchmark import OPPONENTS, PAIRS, PROTOCOL, TABLES
 
     tables = ",".join(f"{p}:{n}" for p, n in TABLES)
     p = sub.add_parser(
@@ -52,8 +52,8 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Benchmark the agents; write the report; exit status 1 if an agent faulted."""
+    from agents.evaluation.benchmark import Benchmark, Settings, markdown, parse_tables
     from agents.foreign import DEFAULT_DECISION_SECONDS
-    from handfoot_lab.benchmark import Benchmark, Settings, markdown, parse_tables
 
     require_positive(args, "pairs")
     seconds = DEFAULT_DECISION_SECONDS if args.decision_seconds is None else args.decision_seconds

@@ -113,11 +113,12 @@ def build(name: str, seed: int, rules, decision_seconds: float):
 
 
 def _eval(args: argparse.Namespace, rules, cluster) -> int:
-    from train.evaluate import MatchFault, crosstable_markdown, play_match, ratings_chart, round_robin
+    from agents.evaluation.matches import MatchFault, play_match
+    from agents.evaluation.ratings import crosstable_markdown, ratings_chart, round_robin
 
     play_matches = None
     if cluster is not None:
-        from train.cluster import agent_spec, play_matches_on_ray
+        from agents.evaluation.ray import agent_spec, play_matches_on_ray
 
         def play_matches(pairs: list[tuple[str, str]]):
             specs = {

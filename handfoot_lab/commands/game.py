@@ -26,25 +26,25 @@ def add_parser(sub) -> None:
 
 
 def play_game(rules: Rules, seed: int, agent_names: Sequence[str]):
-    """One game with an agent per seat (names cycle over the seats), played at the table on
+    """One game with an agent per seat (names cycle over the seats), played on
     the vector engine; returns the reference game replayed from its actions (for the score
     sheet and the record)."""
     from agents import make_agent
     from handfoot_env.reference import Game
-    from handfoot_env.table import Table
+    from handfoot_env.seating.seats import Seating
     from handfoot_env.vector import VectorEngine
 
     engine = VectorEngine(rules, batch_size=1, seed=seed, auto_reset=False)
-    table = Table(
+    seating = Seating(
         engine,
         [
             make_agent(agent_names[i % len(agent_names)], seed=seed * 101 + i, rules=rules)
             for i in range(rules.num_players)
         ],
     )
-    table.seat([0], np.arange(rules.num_players))
+    seating.seat(np.array([0]), np.arange(rules.num_players))
     played: list[int] = []
-    table.play(on_step=lambda outcome, stepped, actions: played.append(int(actions[0])))
+    seating.play(on_step=lambda outcome, stepped, actions: played.append(int(actions[0])))
     game = Game(rules, seed)
     for action in played:
         game.step(action)
@@ -54,7 +54,7 @@ def play_game(rules: Rules, seed: int, agent_names: Sequence[str]):
 def run(args: argparse.Namespace) -> int:
     """Play one game between named scripted agents; print the score sheet; save a record."""
     from handfoot_env.reference.record import save_record
-    from handfoot_env.render import render_scores
+    from handfoot_env.render.text import render_scores
 
     rules = rules_from_args(args)
     names = [name.strip() for name in args.agents.split(",")]
@@ -66,11 +66,11 @@ def run(args: argparse.Namespace) -> int:
     print(render_scores(game))
     winners = game.winners()
     sides = "player" if not rules.partnerships else "team"
-    names = ", ".join(
+    named = ", ".join(
         f"{sides} {w} (seat{'s' if rules.partnerships else ''} {', '.join(map(str, rules.members_of(w)))})"
         for w in winners
     )
-    print(("tie between " if len(winners) > 1 else "winner: ") + names + f"  ({len(game.actions)} actions)")
+    print(("tie between " if len(winners) > 1 else "winner: ") + named + f"  ({len(game.actions)} actions)")
     if args.record:
         save_record(game, args.record)
         print(f"record saved to {args.record}")

@@ -22,7 +22,7 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print a recorded game turn by turn."""
     from handfoot_env.reference.record import iter_replay, load_record, replay
-    from handfoot_env.render import render_scores, render_table
+    from handfoot_env.render.text import render_scores, render_table
 
     record = load_record(args.file)
     final = replay(record)  # checks the whole record (legality, result) before printing

@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         if cluster is None:
             result = tune(rules, config, log=say)
         else:
-            from train.cluster import play_variants_on_ray
+            from agents.evaluation.ray import play_variants_on_ray
 
             result = tune(rules, config, log=say, play=play_variants_on_ray)
     summary = result.summary()

@@ -18,7 +18,7 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Compile every kernel now (the engine's and the scripted baselines'), once per install."""
-    from handfoot_env.baselines.compiled import compile_baselines
+    from handfoot_env.baselines.compiled.heuristic import compile_baselines
     from handfoot_env.kernel_cache import cache_folder, compile_once
     from handfoot_env.vector.engine import load_engine_kernels
 

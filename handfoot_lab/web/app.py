@@ -49,8 +49,8 @@ from starlette.staticfiles import StaticFiles
 
 from agents import AGENT_NAMES, AgentFault
 from handfoot_env.cards import MAX_SEED, check_seed
+from handfoot_env.render.rules_doc import FIELD_DOCS
 from handfoot_env.rules import KERNEL_CHOICES, PRESET_NAMES, Rules
-from handfoot_env.rules_table import FIELD_DOCS
 from handfoot_lab.play import unpredictable_seed
 from handfoot_lab.web.inputs import Refused, quoted, read_body, small_whole_number
 from handfoot_lab.web.sessions import DEFAULT_LIMITS, Limits, Tables
@@ -87,7 +87,7 @@ def settable_fields() -> tuple[str, ...]:
 
 def page_settings() -> list[dict[str, Any]]:
     """Each setting of :func:`settable_fields` as a page draws its control: its name, what it is
-    and its values (the "Variations" table of docs/rules.md, ``rules_table.FIELD_DOCS``), its
+    and its values (the "Variations" table of docs/rules.md, ``rules_doc.FIELD_DOCS``), its
     control, and its default in each preset at each player count (``defaults[preset]["4"]``:
     ``num_decks`` follows the player count)."""
     hints = typing.get_type_hints(Rules)

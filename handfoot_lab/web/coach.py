@@ -10,7 +10,7 @@ moves, and the cost is the mean difference of the deal margins.  The redeals are
 the server's secret, so a cost says nothing about a hidden card that the person's own view
 did not already say.
 
-The play-outs run on the vector engine, a batch at a time (``train.rollouts``): a deal's
+The play-outs run on the vector engine, a batch at a time (``agents.evaluation.rollouts``): a deal's
 review takes a second or two.
 """
 
@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.evaluation.rollouts import RolloutEvaluator
 from handfoot_env.reference import Game
-from handfoot_env.rewards import DEAL_REWARD_SCALE
+from handfoot_env.seating.rewards import DEAL_REWARD_SCALE
 from handfoot_env.vector import VectorEngine
-from train.rollouts import RolloutEvaluator
 
 REDEALS = 12  # redeals of the unseen cards per move weighed
 SEED_RANGE = 2**40  # the rollouts' seeds are int64 after mixing in the move and the redeal

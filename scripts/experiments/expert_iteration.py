@@ -4,7 +4,7 @@
    decisions with two or more legal moves is sampled.
 2. **Values.** In each sampled position ``tuned``'s move and up to K-1 other legal moves (drawn
    at random) are each played out to the end of the deal by ``tuned`` in every seat, on R
-   redeals of the cards the mover cannot see (``train.rollouts.RolloutEvaluator``: the same
+   redeals of the cards the mover cannot see (``agents.evaluation.rollouts.RolloutEvaluator``: the same
    redeals for every move, so the differences are paired).  A move's value on a redeal is its
    side's chance of winning the game from the totals after the deal (the win-probability model
    of ``reward_mode: win_prob``; the game's result where the deal ended it).
@@ -36,15 +36,15 @@ import numba
 import numpy as np
 import torch
 
+from agents.evaluation.matches import play_match
+from agents.evaluation.rollouts import RolloutEvaluator
 from agents.policy import Policy, compact_columns
-from agents.ppo import load_tuned
+from agents.trained import load_tuned
 from handfoot_env.actions import NUM_ACTIONS
 from handfoot_env.baselines.heuristic_params import read_params
-from handfoot_env.rewards import WinProbability
 from handfoot_env.rules import Rules
+from handfoot_env.seating.rewards import WinProbability
 from handfoot_env.vector import VectorEngine
-from train.evaluate import play_match
-from train.rollouts import RolloutEvaluator
 
 POSITION_SEEDS = 6_000_000_000  # the games positions are drawn from: a range no run or table uses
 

@@ -15,12 +15,12 @@ import argparse
 
 import numpy as np
 
-from handfoot_env.baselines.compiled import CompiledHeuristic
+from agents.evaluation.matches import play_match
+from handfoot_env.baselines.compiled.heuristic import CompiledHeuristic
 from handfoot_env.baselines.heuristic_params import NAMES, NUM_PAIR_FEATURES, PAIR_WEIGHTS, params_array
 from handfoot_env.rules import Rules
-from handfoot_env.table import Table
+from handfoot_env.seating.seats import Seating
 from handfoot_env.vector import VectorEngine
-from train.evaluate import play_match
 from train.pair_model import fit_pair_model
 
 BOTH = {"extra_protected": 2, "feed_penalty": -20, "feed_pile_min": 0}
@@ -51,7 +51,7 @@ def how_deals_end(games: int = 1000) -> str:
     rules = Rules.preset("partnership", num_deals=1)
     engine = VectorEngine(rules, batch_size=games, auto_reset=False)
     engine.reset(seeds=np.arange(games))
-    Table(engine, [CompiledHeuristic(rules)]).play()
+    Seating(engine, [CompiledHeuristic(rules)]).play()
     states = engine.states
     return (
         f"{games} one-deal heuristic games: {(states['went_out'] >= 0).mean():.0%} ended by a side going out, "

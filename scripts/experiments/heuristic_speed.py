@@ -11,7 +11,7 @@ import time
 import numpy as np
 
 from agents import make_agent
-from handfoot_env.baselines.compiled import CompiledHeuristic
+from handfoot_env.baselines.compiled.heuristic import CompiledHeuristic
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
 

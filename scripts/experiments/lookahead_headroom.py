@@ -3,7 +3,7 @@
 Positions come from heuristic-vs-heuristic partnership games on the vector engine.  In each
 sampled position (two or more legal actions) the heuristic's move and up to K-1 other legal
 moves are each played out R times to the end of the deal by the heuristic
-(``train.rollouts.RolloutEvaluator``: the cards the mover cannot see redealt, the same
+(``agents.evaluation.rollouts.RolloutEvaluator``: the cards the mover cannot see redealt, the same
 redeals for every candidate).  Reported: how often some other move beats the heuristic's by
 more than two standard errors of the paired difference (the best other move chosen on half the
 redeals, judged on the other half), and by how many points, per phase.
@@ -18,13 +18,13 @@ import time
 
 import numpy as np
 
+from agents.evaluation.rollouts import RolloutEvaluator
 from handfoot_env import actions as A
-from handfoot_env.baselines.compiled import CompiledHeuristic
-from handfoot_env.rewards import DEAL_REWARD_SCALE
+from handfoot_env.baselines.compiled.heuristic import CompiledHeuristic
 from handfoot_env.rules import Rules
-from handfoot_env.table import Table
+from handfoot_env.seating.rewards import DEAL_REWARD_SCALE
+from handfoot_env.seating.seats import Seating
 from handfoot_env.vector import VectorEngine
-from train.rollouts import RolloutEvaluator
 
 
 def phase(action: int) -> str:
@@ -49,7 +49,7 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     games = VectorEngine(rules, batch_size=64, seed=args.seed, auto_reset=True)
     positions = VectorEngine(rules, batch_size=args.positions, seed=0, auto_reset=False)
-    table = Table(games, [heuristic])
+    seating = Seating(games, [heuristic])
     found = 0
     while found < args.positions:  # sample positions along heuristic play, ~2% of decisions
         masks = games.legal_mask()
@@ -58,7 +58,7 @@ def main() -> None:
             positions.states[found] = games.states[b]
             positions.packs[found] = games.packs[b]
             found += 1
-        table.play(max_steps=1)
+        seating.play(max_steps=1)
     masks, observations = positions.legal_mask(), positions.observe()
     chosen = heuristic.act(observations, masks)
     candidates = np.full((args.positions, args.candidates), -1, dtype=np.int64)

@@ -17,10 +17,10 @@ import numpy as np
 import torch
 
 from agents import make_agent
+from agents.evaluation.matches import play_match
 from agents.policy import Policy
-from agents.ppo import PPOAgent, torch_threads
+from agents.trained import PPOAgent, torch_threads
 from handfoot_env.rules import Rules
-from train.evaluate import play_match
 
 
 class EnsembleAgent:

@@ -10,9 +10,9 @@ import pytest
 import torch
 
 from agents.policy import Policy, compact_columns, device_label, resolve_device, rule_actions
-from agents.ppo import PPOAgent
+from agents.trained import PPOAgent
 from handfoot_env.actions import NUM_ACTIONS
-from handfoot_env.baselines.compiled import CompiledHeuristic
+from handfoot_env.baselines.compiled.heuristic import CompiledHeuristic
 from handfoot_env.baselines.heuristic_params import DEFAULT_PARAMS, NAMES, NAMES_BEFORE_0_4, params_array
 from handfoot_env.observation import OBS_SIZE, PILE_COUNTS, PILE_SIZE
 from handfoot_env.rules import Rules

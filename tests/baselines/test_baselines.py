@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from agents import act_one, make_agent
+from agents.evaluation.matches import play_match
 from handfoot_env import Rules
 from handfoot_env.vector import VectorEngine
-from train.evaluate import play_match
 
 
 @pytest.mark.parametrize("name", ["random", "greedy", "heuristic"])
@@ -70,7 +70,7 @@ def test_keep_wilds_holds_the_last_wild_back_unless_the_hand_is_nearly_empty():
     """``keep_wilds: 1``: where the heuristic would put its only wild on a group, the variant
     keeps it while two or more other cards are in hand, and still plays it with fewer."""
     from handfoot_env import actions as A
-    from handfoot_env.baselines.compiled import CompiledHeuristic
+    from handfoot_env.baselines.compiled.heuristic import CompiledHeuristic
     from handfoot_env.baselines.heuristic_params import params_array
     from handfoot_env.cards import JOKER, NUM_KINDS, TWO
     from handfoot_env.observation import HAND
@@ -114,7 +114,7 @@ def test_the_heuristic_asks_to_go_out_and_answers_by_what_the_deal_ending_costs(
     it says yes with 10 points in hand (the deal ending now costs less than going out earns)
     and no with 150 (its side would lose points by the deal ending now).  The compiled one agrees."""
     from handfoot_env import actions as A
-    from handfoot_env.baselines.compiled import CompiledHeuristic
+    from handfoot_env.baselines.compiled.heuristic import CompiledHeuristic
     from handfoot_env.baselines.heuristic import HeuristicAgent
     from handfoot_env.reference.observe import observe
     from handfoot_env.reference.scenario import build_scenario

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from handfoot_env.baselines.compiled import CompiledGreedy, CompiledHeuristic
+from handfoot_env.baselines.compiled.heuristic import CompiledGreedy, CompiledHeuristic
 from handfoot_env.baselines.greedy import GreedyAgent
 from handfoot_env.baselines.heuristic import HeuristicAgent
 from handfoot_env.baselines.heuristic_params import OFF, PARAMS, params_array

@@ -37,7 +37,7 @@ def test_a_maskable_ppo_model_from_the_readme_snippet(tmp_path, capsys, monkeypa
     # The README's snippet ("Using the env from other frameworks"), with fewer steps.
     from sb3_contrib import MaskablePPO
 
-    from handfoot_env.gym_env import HandFootGymEnv
+    from handfoot_env.envs.gymnasium import HandFootGymEnv
 
     env = HandFootGymEnv(preset="classic", opponent="greedy")
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, seed=0, device="cpu")
@@ -134,7 +134,7 @@ def test_an_rllib_checkpoint_through_the_example_adapter(tmp_path, capsys):
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.tune.registry import register_env
 
-    from handfoot_env.rllib import MaskedPPOTorchRLModule, rllib_env
+    from handfoot_env.envs.rllib import MaskedPPOTorchRLModule, rllib_env
 
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
     try:

@@ -12,7 +12,7 @@ from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.tune.registry import register_env
 
-from handfoot_env.rllib import MaskedPPOTorchRLModule, rllib_env
+from handfoot_env.envs.rllib import MaskedPPOTorchRLModule, rllib_env
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from sb3_contrib.common.wrappers import ActionMasker
 
 import handfoot_env
 from handfoot_env import Rules, handfoot_v0
-from handfoot_env.gym_env import HandFootGymEnv
+from handfoot_env.envs.gymnasium import HandFootGymEnv
 from handfoot_env.observation import OBS_SIZE
 
 

@@ -1,4 +1,4 @@
-"""The batched TorchRL env (handfoot_env/torchrl_env.py): TorchRL's check_env_specs, every game step
+"""The batched TorchRL env (handfoot_env/envs/torchrl.py): TorchRL's check_env_specs, every game step
 for step the PettingZoo env's game, partial resets and seeding (its example: test_batched_examples.py)."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from torchrl.envs.utils import MarlGroupMapType, check_env_specs
 
 from handfoot_env import Rules, handfoot_v0
 from handfoot_env import actions as A
+from handfoot_env.envs.torchrl import HandFootTorchRLEnv
 from handfoot_env.errors import IllegalActionError
-from handfoot_env.torchrl_env import HandFootTorchRLEnv
 
 
 def one_deal(preset: str, players: int) -> Rules:

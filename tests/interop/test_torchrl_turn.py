@@ -1,4 +1,4 @@
-"""The turn-based TorchRL env (handfoot_env/torchrl_turn_env.py): TorchRL's check_env_specs, every
+"""The turn-based TorchRL env (handfoot_env/envs/torchrl_turn.py): TorchRL's check_env_specs, every
 game step for step the grouped TorchRL env's game, restarts as TorchRL's own, reused arrays,
 partial resets, seeding, and a TorchRL collector with a masked policy on it."""
 
@@ -15,9 +15,9 @@ from torchrl.envs.utils import check_env_specs
 
 from handfoot_env import Rules
 from handfoot_env import actions as A
+from handfoot_env.envs.torchrl import HandFootTorchRLEnv
+from handfoot_env.envs.torchrl_turn import HandFootTurnEnv
 from handfoot_env.errors import IllegalActionError
-from handfoot_env.torchrl_env import HandFootTorchRLEnv
-from handfoot_env.torchrl_turn_env import HandFootTurnEnv
 
 
 def one_deal(preset: str, players: int) -> Rules:

@@ -17,12 +17,13 @@ import pytest
 import ray
 
 from agents import make_agent
+from agents.evaluation.matches import play_match
+from agents.evaluation.ray import AgentSpec, Cluster, agent_spec, play_matches_on_ray
 from handfoot_env.rules import Rules
 from handfoot_lab.cli import main
-from train.cluster import AgentSpec, Cluster, RayCollector, agent_spec, play_matches_on_ray
 from train.config import load_config
-from train.evaluate import play_match
 from train.loop import train
+from train.ray_workers import RayCollector
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = [
@@ -96,7 +97,7 @@ def test_the_heuristic_search_on_ray_finds_what_it_finds_here(capsys):
     """Every generation's matches on the cluster: the same variant, the same judgement."""
     import numpy as np
 
-    from train.cluster import play_variants_on_ray
+    from agents.evaluation.ray import play_variants_on_ray
     from train.tune import TuneConfig, tune
 
     rules = Rules.preset("partnership", num_deals=1)
@@ -142,8 +143,8 @@ def test_a_trained_agent_reaches_workers_by_value(tmp_path):
     import torch
 
     from agents import make_agent
+    from agents.evaluation.ray import build_agent, policy_spec
     from handfoot_env.vector import VectorEngine
-    from train.cluster import build_agent, policy_spec
 
     rules = Rules.preset("partnership")
     spec = agent_spec("ppo", rules)
@@ -170,7 +171,7 @@ def test_a_py_agent_benchmarks_on_ray_to_the_local_numbers_and_its_fault_comes_b
     same one line and record as locally."""
     from foreign_agents import trap_agent
 
-    from handfoot_lab.benchmark import SEED
+    from agents.evaluation.benchmark import SEED
 
     random_agent = f"py:{ROOT / 'examples' / 'random_agent.py'}:make"
     reports = []

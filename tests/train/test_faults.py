@@ -8,12 +8,13 @@ import pytest
 from foreign_agents import trap_agent
 
 from agents import make_agent
+from agents.evaluation.matches import play_match
+from agents.evaluation.ratings import rating_against
 from agents.foreign import MatchFault
 from handfoot_env.reference.observe import observe
 from handfoot_env.reference.record import load_record, replay
 from handfoot_env.rules import Rules
 from handfoot_lab.cli import main
-from train.evaluate import play_match, rating_against
 
 
 def test_an_illegal_action_at_step_137_of_seed_42_is_one_line_with_a_record_to_that_step(tmp_path, capsys):

@@ -21,11 +21,11 @@ def test_features_are_the_readable_heuristics_and_labels_are_about_the_next_play
     assert features.shape == (600, NUM_NATURALS, NUM_PAIR_FEATURES) and labels.shape == (600, NUM_NATURALS)
     assert 0.02 < labels.mean() < 0.5  # some ranks paired, most not
     # the compiled features equal the readable heuristic's, position by position
-    from handfoot_env.baselines.compiled import pair_feature_rows
+    from handfoot_env.baselines.compiled.heuristic import pair_feature_rows
     from handfoot_env.vector import VectorEngine
 
     engine = VectorEngine(RULES, batch_size=32, seed=2)
-    from handfoot_env.baselines.compiled import CompiledHeuristic
+    from handfoot_env.baselines.compiled.heuristic import CompiledHeuristic
 
     heuristic, readable = CompiledHeuristic(RULES), HeuristicAgent(RULES)
     for _ in range(200):

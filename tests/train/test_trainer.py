@@ -275,7 +275,7 @@ def test_the_anchor_holds_fine_tuning_near_the_warm_start(tmp_path):
     import torch
 
     from handfoot_env.baselines import make_baseline
-    from handfoot_env.seated import SeatedGames
+    from handfoot_env.seating.learner import LearnerGames
     from train.loop import make_policy
 
     def finish(coef: float):
@@ -299,7 +299,7 @@ def test_the_anchor_holds_fine_tuning_near_the_warm_start(tmp_path):
     _, free = finish(0.0)
     assert free["algorithm"]["anchor"] is None and anchored["algorithm"]["anchor"] is not None
     rules = config.make_rules()
-    games = SeatedGames(rules, 256, [make_baseline("greedy", rules=rules)], seed=7)
+    games = LearnerGames(rules, 256, [make_baseline("greedy", rules=rules)], seed=7)
     masks = torch.as_tensor(games.action_masks())
     policy = make_policy(config, rules)
     x = torch.as_tensor(policy.inputs(games.observe(), games.action_masks(), rules))
@@ -367,12 +367,12 @@ def test_a_second_algorithm_runs_through_the_same_loop(tmp_path):
         "league.opponents={random: 0.5, greedy: 0.5, self: 0.5}",
         "checkpoint_every=512",
     ]
-    summary = train(load_config(ROOT / "configs" / "scratch_dmc.yaml", overrides))
+    summary = train(load_config(ROOT / "configs" / "experiments" / "scratch_dmc.yaml", overrides))
     assert summary["config"]["algorithm"] == "dmc" and summary["num_timesteps"] >= 1024
     assert [e["step"] for e in summary["evals"]][:2] == [0, 512]
     agent = make_agent(f"ppo:{tmp_path / 'dmc' / 'model.pt'}")
     assert agent.policy.shared
-    longer = load_config(ROOT / "configs" / "scratch_dmc.yaml", overrides + ["total_timesteps=2048"])
+    longer = load_config(ROOT / "configs" / "experiments" / "scratch_dmc.yaml", overrides + ["total_timesteps=2048"])
     assert train(longer, resume=True)["num_timesteps"] >= 2048
 
 

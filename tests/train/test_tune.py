@@ -45,7 +45,7 @@ def test_tuning_is_reproducible_and_judged_on_fresh_deals():
 
 
 def test_the_fitness_ranks_by_win_rate_or_by_score_difference():
-    from train.evaluate import MatchResult
+    from agents.evaluation.matches import MatchResult
     from train.tune import fitness
 
     def result(win_rate, score_diff):
@@ -73,7 +73,7 @@ def test_the_fitness_ranks_by_win_rate_or_by_score_difference():
 
 
 def test_validation_keeps_the_best_of_the_last_means_on_its_own_deals():
-    from train.evaluate import MatchResult
+    from agents.evaluation.matches import MatchResult
 
     bonus = list(PARAMS).index("pair_bonus")
     validated, seeds = [], []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from handfoot_env.baselines.compiled import CompiledHeuristic
+from handfoot_env.baselines.compiled.heuristic import CompiledHeuristic
 from handfoot_env.rules import Rules
 from handfoot_env.vector import VectorEngine
 from train.config import load_config

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from handfoot_env.reference.invariants import check_position
 from handfoot_env.reference.scenario import build_scenario
-from handfoot_env.reference.scoring import NO_LEGAL_ACTION
+from handfoot_env.reference.state import NO_LEGAL_ACTION
 from handfoot_lab.differential import TwinGame
 
 RANK_NAMES = ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]

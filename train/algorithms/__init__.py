@@ -2,14 +2,17 @@
 
 An algorithm is a class with the small interface of :class:`~train.algorithms.base.Algorithm`
 (build its network, collect a batch with the loop's collector, update, save its state);
-adding one is one file here, one entry in ``ALGORITHMS``, and one config section
-(``train/config.py``).
+adding one is one file here, its class in ``ALGORITHMS``, and its config section in
+``train/config.py``'s ``ALGORITHM_SECTIONS`` (the list of names a config may choose).
 """
 
 from train.algorithms.base import Algorithm
 from train.algorithms.dmc import DMC
 from train.algorithms.ppo import PPO
+from train.config import ALGORITHM_SECTIONS
 
-ALGORITHMS: dict[str, type[Algorithm]] = {"ppo": PPO, "dmc": DMC}
+ALGORITHMS: dict[str, type[Algorithm]] = {cls.name: cls for cls in (PPO, DMC)}
+if ALGORITHMS.keys() != ALGORITHM_SECTIONS.keys():  # a class without a config section, or the reverse
+    raise ImportError(f"train/algorithms has {sorted(ALGORITHMS)}, train/config.py {sorted(ALGORITHM_SECTIONS)}")
 
 __all__ = ["ALGORITHMS", "DMC", "PPO", "Algorithm"]

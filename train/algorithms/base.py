@@ -19,13 +19,21 @@ from train.config import TrainConfig
 
 
 class Algorithm(Protocol):
+    name: str  # its config section's name (``train/config.py``)
     policy: Policy
+    # How its frozen snapshots play in the league: sampling their moves (a policy), or their
+    # best (a Q-network's).
+    samples_snapshots: bool
 
     def __init__(self, config: TrainConfig, policy: Policy): ...
 
     @property
     def explore(self) -> Explore:
         """How the learner acts while collecting (and what to keep of each decision)."""
+        ...
+
+    def after_warm_start(self) -> None:
+        """Called once the warm start has set the network's first weights (before learning)."""
         ...
 
     def update(self, batch: dict[str, np.ndarray], step: int) -> dict[str, float]:

@@ -55,6 +55,10 @@ def monte_carlo_returns(rewards: np.ndarray, ends: np.ndarray, gamma: float) -> 
 
 class DMC:
     name = "dmc"
+    samples_snapshots = False  # a Q-network's snapshots play their best
+
+    def after_warm_start(self) -> None:
+        pass  # Q-values are learned from scratch: nothing to keep from the warm start
 
     def __init__(self, config: TrainConfig, policy: Policy):
         self.config, self.hp = config, config.dmc

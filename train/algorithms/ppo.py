@@ -63,6 +63,7 @@ def gae(rewards, values, dones, last_value, gamma: float, lam: float) -> tuple[n
 
 class PPO:
     name = "ppo"
+    samples_snapshots = True
 
     def __init__(self, config: TrainConfig, policy: Policy):
         self.config, self.hp = config, config.ppo
@@ -76,8 +77,13 @@ class PPO:
     def explore(self):
         return explore
 
+    def after_warm_start(self) -> None:
+        """With ``anchor_coef``, freeze the warm-started policy as the KL anchor."""
+        if self.hp.anchor_coef > 0:
+            self.set_anchor()
+
     def set_anchor(self) -> None:
-        """Freeze the policy as it stands (after the warm start) as the KL anchor."""
+        """Freeze the policy as it stands as the KL anchor."""
         self.anchor = copy.deepcopy(self.policy).eval()
         self.anchor.requires_grad_(False)
 

@@ -13,8 +13,8 @@ from helpers import HIDDEN_SWAPS, swap_hidden_cards
 from starlette.testclient import TestClient
 
 from handfoot_env import actions as A
+from handfoot_env.render.rules_doc import FIELD_DOCS
 from handfoot_env.rules import PRESET_NAMES, WILD_LIMITS, Rules
-from handfoot_env.rules_table import FIELD_DOCS
 from handfoot_lab.web.app import Limits, create_app
 
 

@@ -85,8 +85,16 @@ def settable_fields() -> tuple[str, ...]:
     )
 
 
+def readable(name: str) -> str:
+    """A rules field's name as a form's label: ``pile_take_count`` is "Pile take count",
+    ``num_decks`` "Number of decks" (the field's name stays the one vocabulary; this only
+    spells it out)."""
+    words = ["number of" if word == "num" else word for word in name.split("_")]
+    return " ".join(words).capitalize()
+
+
 def page_settings() -> list[dict[str, Any]]:
-    """Each setting of :func:`settable_fields` as a page draws its control: its name, what it is
+    """Each setting of :func:`settable_fields` as a page draws its control: its name and label, what it is
     and its values (the "Variations" table of docs/rules.md, ``rules_doc.FIELD_DOCS``), its
     control, and its default in each preset at each player count (``defaults[preset]["4"]``:
     ``num_decks`` follows the player count)."""
@@ -98,6 +106,7 @@ def page_settings() -> list[dict[str, Any]]:
         control, nullable = CONTROLS[hints[name]]
         setting = {
             "name": name,
+            "label": readable(name),
             "about": about,
             "values": values,
             "control": control,

@@ -447,3 +447,47 @@ def test_the_person_answers_the_partners_question_at_the_web_table():
     assert [move["action"] for move in state["legal"]] == [A.ANSWER_YES, A.ANSWER_NO]
     state = table.act(state["turn"], action=A.ANSWER_NO)
     assert table.game.deal_results == [] and state["to_act"] == 0 and state["current"] == 0  # seat 2 discarded
+
+
+def asking_table(books: str, phase: str):
+    """Partnership with permission to go out: the person (seat 0) on the foot holding K K K 8,
+    its side's table ``books``."""
+    from handfoot_env.reference.scenario import build_scenario
+    from handfoot_lab.web.tables import PlayTable
+
+    rules = Rules.preset("partnership", permission_to_go_out=True, num_deals=1)
+    table = PlayTable(rules, seed=1, opponents="heuristic", partner="heuristic", hint="heuristic", secret=7)
+    table.game, _ = build_scenario(f"""
+        preset: partnership
+        rules: {{num_deals: 1, permission_to_go_out: true}}
+        phase: {phase}
+        seats:
+          - {{hand: K K K 8, on_foot: true}}
+          - {{hand: 4 4 5 6 7, foot: random 11}}
+          - {{hand: 9 9 10 J, on_foot: true}}
+          - {{hand: 8 8 6 7 9, foot: random 11}}
+        tables:
+          - {{opened: true, groups: [{books}]}}
+          - {{}}
+        """)
+    return table
+
+
+def test_hint_and_coach_treat_asking_as_a_decision():
+    """Once its side has the books, the hint agent asks "may I go out?" (Hint says so, with why),
+    and the person's ask counts as that decision whenever in the turn it comes (here before the
+    draw, where the hint agent would draw first); without the books an ask is a change the
+    Coach weighs (docs/rules.md "Variations": asking stays legal from the draw on)."""
+    ready = "Q Q Q Q Q Q Q, A A A A A A A, J J J J J 2 2, 10 10 10 10 10 Jk 2"
+    table = asking_table(ready, "play")
+    hint = table.hint()
+    assert hint["kind"] == "ask_to_go_out" and hint["words"] == "ask partner: may I go out?"
+    assert "your side has what it needs to go out" in hint["why"]
+
+    for books, counted in ((ready, 0), ("Q Q Q Q Q Q Q, A A A", 1)):
+        table = asking_table(books, "draw")
+        assert table.hint()["kind"] == "draw"
+        state = table.act(len(table.game.actions), command="ask")
+        assert table._moves_this_deal == 1 and table._changed_this_deal == counted, books
+        mine = state["sides"][0]["still_needed"]
+        assert mine == ([] if counted == 0 else ["1 clean book", "2 dirty books"])

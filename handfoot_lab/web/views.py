@@ -4,8 +4,8 @@
 and staged cards, every table, the pile's top and size, the stock's size, each seat's hand and
 foot sizes, the scores and the score sheet (each deal's parts: cards melded, book bonuses, red
 threes, going out, cards held), what each side still needs to go out, and the seat's legal
-moves (when it is to move) — never another hand, a foot's cards or the stock order.  ``reveal=True`` (replays only) adds
-every hand and foot.
+moves (when it is to move) — never another hand, a foot's cards or the stock order.
+``reveal=True`` (replays only) adds every hand and foot.
 """
 
 from __future__ import annotations

@@ -43,7 +43,16 @@ def _run_end(game: Game, act: A.Action) -> str | None:
 
 
 def move_words(action: int, game: Game) -> str:
-    """``action`` of the seat to act in ``game`` (the position before it), in the page's words."""
+    """``action`` of the seat to act in ``game`` (the position before it), in the page's words;
+    a meld before its side has opened is said to be staged (docs/rules.md "Opening"): it goes
+    back to the hand unless the opening minimum is reached."""
+    words = _words(action, game)
+    if A.decode(action).kind in A.MELD_KINDS and not game.sides[game.owner()].opened:
+        return f"{words} (staged)"
+    return words
+
+
+def _words(action: int, game: Game) -> str:
     act = A.decode(action)
     kind = act.kind
     rank = KIND_NAMES[natural_kind(act.rank)] if act.rank >= 0 else ""

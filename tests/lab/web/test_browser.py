@@ -266,8 +266,8 @@ def test_a_sign_shows_while_a_game_is_dealt_and_a_silent_server_is_named(page: P
     not answer at all is named as such, not "Failed to fetch"."""
     page.add_init_script(
         """{ const fetchNow = window.fetch;
-             window.fetch = (url, init) => url === "/api/play"
-               ? new Promise((done) => setTimeout(done, 1500)).then(() => fetchNow(url, init)) : fetchNow(url, init); }"""
+             const later = (url, init) => new Promise((done) => setTimeout(done, 1500)).then(() => fetchNow(url, init));
+             window.fetch = (url, init) => url === "/api/play" ? later(url, init) : fetchNow(url, init); }"""
     )
     page.goto(server_url)
     page.locator("#new-game").click()

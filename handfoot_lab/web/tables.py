@@ -29,7 +29,7 @@ from handfoot_lab.play import CommandError, agent_move, check_answer_only, coach
 from handfoot_lab.web.coach import move_costs
 from handfoot_lab.web.inputs import Refused, quoted
 from handfoot_lab.web.views import position
-from handfoot_lab.web.words import move_words, still_needed_to_go_out
+from handfoot_lab.web.words import move_words, opening_words, still_needed_to_go_out
 
 HUMAN = 0
 COACHED_MOVES = 12  # moves a deal's review weighs at most (each costs two play-outs per redeal)
@@ -67,7 +67,8 @@ class PlayTable:
             self.agents[seat] = build_agent(name, private_seed(self.secret, seat), rules)
             self.names[seat] = name + (" (partner)" if partner_seat else "")
         self.hint_agent = build_agent(hint, private_seed(self.secret, HUMAN), rules)
-        self.log: list[dict[str, Any]] = []  # the last LOG_KEPT moves, oldest first
+        self.moves_seen = 0  # the moves the person has seen (their number in the move log)
+        self.log: list[dict[str, Any]] = []  # the last LOG_KEPT moves seen, oldest first
         self.talk: list[dict[str, Any]] = []  # the last question and answer: {seat, said}
         self.reviews: list[dict[str, Any]] = []  # the Coach, one entry per finished deal
         # This deal's moves of the person, for the Coach: how many, how many the hint agent
@@ -78,8 +79,10 @@ class PlayTable:
 
     # ------------------------------------------------------------------ answers
     def state(self) -> dict[str, Any]:
+        """What the person sees; ``turn`` is the number of moves seen (``_apply``), which a
+        move sent back must name."""
         view = position(self.game, HUMAN, names=self.names)
-        view.update(kind=self.kind, log=self.log, talk=self.talk, reviews=self.reviews)
+        view.update(kind=self.kind, turn=self.moves_seen, log=self.log, talk=self.talk, reviews=self.reviews)
         return view
 
     def hint(self) -> dict[str, Any]:
@@ -107,9 +110,9 @@ class PlayTable:
         game = self.game
         if not isinstance(turn, int) or isinstance(turn, bool):
             raise Refused("'turn' must be the move number the page shows (an integer)")
-        if turn != len(game.actions):
+        if turn != self.moves_seen:
             raise Refused(
-                f"stale move: the game is at move {len(game.actions)}, this was for move {turn}; "
+                f"stale move: the game is at move {self.moves_seen}, this was for move {quoted(turn)}; "
                 "the page has been refreshed",
                 status=409,
             )
@@ -163,34 +166,42 @@ class PlayTable:
         return actions
 
     def _apply(self, seat: int, action: int) -> None:
-        """Play ``action`` for ``seat``, noted in the move log (its move number, 1 for the
-        game's first) and, for a question or its answer, in the table talk."""
-        deals = len(self.game.deal_results)
-        entry = {
-            "move": len(self.game.actions) + 1,
-            "seat": seat,
-            "name": self.names[seat],
-            "words": move_words(action, self.game),
-            "deal": self.game.deal_index + 1,
-        }
+        """Play ``action`` for ``seat`` and note it in the move log as the person saw it.
+
+        Another seat's staging is not seen: its staged melds stay in its hand, and go back
+        there unless they reach the opening minimum (docs/rules.md "Opening"); what is seen is
+        the move that opens, with the melds it lays down.  So the log numbers the moves the
+        person saw (``moves_seen``, also the page's move number), and a staging that comes to
+        nothing leaves no trace in any answer."""
+        game = self.game
+        owner = game.rules.owner_of(seat)
+        opened_before = game.sides[owner].opened
+        staging = seat != HUMAN and not opened_before and A.decode(action).kind in A.MELD_KINDS
+        words = "" if staging else move_words(action, game)
+        deals = len(game.deal_results)
         try:
-            self.game.step(action)
+            game.step(action)
         except IllegalActionError as exc:  # checked before; never expected
             raise Refused(str(exc)) from None
-        self.log.append(entry)
-        self._talk(seat, action)
-        if len(self.game.deal_results) > deals:
-            result = self.game.deal_results[-1]
+        opens = seat != HUMAN and not opened_before and game.sides[owner].opened and len(game.deal_results) == deals
+        if opens:
+            words = f"{words}; {opening_words(game, owner)}" if words else opening_words(game, owner)
+        if words:
+            self.moves_seen += 1
             self.log.append(
                 {
-                    "move": entry["move"],
-                    "seat": None,
-                    "name": "",
-                    "words": f"deal {result.deal_index + 1} ended ({result.ended_by}): "
-                    + ", ".join(str(s) for s in result.scores),
-                    "deal": result.deal_index + 1,
+                    "move": self.moves_seen,
+                    "seat": seat,
+                    "name": self.names[seat],
+                    "words": words,
+                    "deal": game.deal_index + 1,
                 }
             )
+        self._talk(seat, action)
+        if len(game.deal_results) > deals:
+            result = game.deal_results[-1]
+            ended = f"deal {result.deal_index + 1} ended ({result.ended_by}): " + ", ".join(map(str, result.scores))
+            self.log.append({"move": None, "seat": None, "name": "", "words": ended, "deal": result.deal_index + 1})
             self.talk = []
             self.reviews.append(self._review(result.deal_index))
         del self.log[: -self.LOG_KEPT]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from handfoot_env import actions as A
 from handfoot_env.cards import KIND_NAMES, SUIT_LETTERS, SUIT_NAMES, TWO, card_name, natural_kind
 from handfoot_env.reference import Game
-from handfoot_env.reference.state import count_books, unfinished_run
+from handfoot_env.reference.state import Group, Meld, Run, ThreesGroup, TwosBook, WildBook, count_books, unfinished_run
 
 NUMBERS = {1: "one card", 2: "two cards", 3: "three cards"}
 
@@ -106,6 +106,27 @@ def _words(action: int, game: Game) -> str:
     return "answer: no, not this turn"
 
 
+def meld_labels(meld: Meld) -> list[str]:
+    """The cards of a meld on the table, as labels."""
+    if isinstance(meld, Run):
+        return [KIND_NAMES[natural_kind(r)] + SUIT_LETTERS[meld.suit] for r in range(meld.low, meld.high + 1)]
+    if isinstance(meld, ThreesGroup):
+        return ["3b"] * meld.size
+    if isinstance(meld, Group):
+        name = KIND_NAMES[natural_kind(meld.rank)]
+        return [name] * meld.naturals + ["2"] * meld.twos + ["Jk"] * meld.jokers
+    if isinstance(meld, WildBook):
+        return ["2"] * meld.twos + ["Jk"] * meld.jokers
+    assert isinstance(meld, TwosBook)
+    return ["2"] * meld.twos
+
+
+def opening_words(game: Game, owner: int) -> str:
+    """What ``owner``'s side laid down as it opened: every meld of its table, which it has
+    only just opened (docs/rules.md "Opening")."""
+    return "opens, laying down " + ", ".join(cards(*meld_labels(meld)) for meld in game.sides[owner].groups)
+
+
 def still_needed_to_go_out(game: Game, owner: int) -> list[str]:
     """The books ``owner``'s side still lacks to go out in this deal, in words (docs/rules.md
     "The foot and going out"; in house, canastas; "Variations": the wild book, the book of 7s);
@@ -133,4 +154,4 @@ def still_needed_to_go_out(game: Game, owner: int) -> list[str]:
     return missing
 
 
-__all__ = ["card", "cards", "move_words", "still_needed_to_go_out"]
+__all__ = ["card", "cards", "meld_labels", "move_words", "opening_words", "still_needed_to_go_out"]

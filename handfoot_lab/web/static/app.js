@@ -319,7 +319,7 @@ function renderLog() {
   }
   for (const entry of [...(state.log || [])].reverse()) {
     const item = document.createElement("li");
-    item.value = entry.move;
+    if (entry.move !== null) item.value = entry.move;
     item.className = entry.seat === null ? "deal-end" : "";
     if (entry.seat !== null) item.append(`${capital(seatName(entry.seat))}: `);
     item.appendChild(wordsElement(entry.words));

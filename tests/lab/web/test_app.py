@@ -8,6 +8,7 @@ import itertools
 import json
 import random
 
+import numpy as np
 import pytest
 from helpers import HIDDEN_SWAPS, swap_hidden_cards
 from starlette.testclient import TestClient
@@ -66,8 +67,8 @@ def answers(client: TestClient) -> list[tuple[str, int, bytes]]:
 
 def in_sync(real: TestClient, twin: TestClient) -> None:
     """The twin session's table holds the real one's position again (a fresh copy)."""
-    table_of(twin).game = copy.deepcopy(table_of(real).game)
-    table_of(twin).log = copy.deepcopy(table_of(real).log)
+    for part in ("game", "log", "talk", "moves_seen"):
+        setattr(table_of(twin), part, copy.deepcopy(getattr(table_of(real), part)))
 
 
 @pytest.mark.parametrize("preset,players", LEAK_TABLES)
@@ -124,6 +125,53 @@ def test_no_answer_during_play_depends_on_a_hidden_card(preset, players):
         in_sync(real, twin)
     assert questioned >= 20 and weighed_on_swapped_cards >= 1
     assert state["reviews"][0]["notes"]
+
+
+class Stager:
+    """An opponent that draws, stages every group it can start (back to the hand at the discard
+    if they fall short of the opening minimum) and discards its lowest card."""
+
+    name = "stager"
+
+    def act(self, observations, masks):
+        legal = [int(a) for a in np.flatnonzero(masks[0])]
+        starts = [a for a in legal if A.decode(a).kind == "start_group"]
+        if A.DRAW in legal:
+            return np.array([A.DRAW])
+        return np.array([starts[0] if starts else next(a for a in legal if A.decode(a).kind == "discard")])
+
+
+def test_an_opponents_staging_that_comes_to_nothing_leaves_no_trace():
+    """Staged melds are set aside in the hand, not shown (docs/rules.md "Opening"): an
+    opponent that stages K K K, short of the minimum, and takes them back shows the person
+    exactly what one staging Q Q Q would; its opening, when it comes, shows what it laid down."""
+    from handfoot_env.reference.scenario import build_scenario
+    from handfoot_lab.web.tables import PlayTable
+
+    seen = []
+    for triple in ("K K K", "Q Q Q"):
+        table = PlayTable(
+            Rules.preset("classic"), seed=1, opponents="greedy", partner="greedy", hint="greedy", secret=3
+        )
+        table.game, _ = build_scenario(f"""
+            preset: classic
+            seats: [{{hand: 5 6 7 8, foot: random 11}}, {{hand: {triple} 4 4 5, foot: random 11}}]
+            stock: 9 10 J 6 7 8 9 10 J 6 7 8
+            """)
+        table.agents[1] = Stager()
+        seen.append(json.dumps(table.act(table.moves_seen, command="d 8")))
+    assert seen[0] == seen[1]
+    log = [entry["words"] for entry in json.loads(seen[0])["log"]]
+    assert log == ["discard {8}", "draw two cards from the stock", "discard {4}"]
+    assert [entry["move"] for entry in json.loads(seen[0])["log"]] == [1, 2, 3]
+
+    table.game, _ = build_scenario("""
+        preset: classic
+        seats: [{hand: 5 6 7 8, foot: random 11}, {hand: K K K A A A 4 4 5, foot: random 11}]
+        stock: 9 10 J 6 7 8 9 10 J 6 7 8
+        """)
+    log = [entry["words"] for entry in table.act(table.moves_seen, command="d 8")["log"][-3:]]
+    assert log == ["draw two cards from the stock", "opens, laying down {K} {K} {K}, {A} {A} {A}", "discard {4}"]
 
 
 def test_watching_and_replaying_show_hidden_cards_only_when_asked(client):
@@ -277,10 +325,10 @@ def test_a_whole_game_through_the_api_then_its_replay(client, preset):
     assert all({"move", "instead", "cost"} <= set(note) for r in state["reviews"] for note in r["notes"])
     assert state["winners"]
     record = client.get("/api/record").json()
-    assert record["result"]["over"] and len(record["actions"]) == state["turn"]
+    assert record["result"]["over"] and len(record["actions"]) >= state["turn"]  # the moves seen, and staging
 
     replay = client.post("/api/replay", json=record).json()
-    assert replay["step"] == 0 and replay["steps"] == state["turn"]
+    assert replay["step"] == 0 and replay["steps"] == len(record["actions"])
     end = client.post("/api/goto", json={"step": replay["steps"]}).json()
     assert end["over"] and end["score_sheet"] == state["score_sheet"]
     if len(replay["deal_starts"]) > 1:
@@ -487,7 +535,7 @@ def test_hint_and_coach_treat_asking_as_a_decision():
     for books, counted in ((ready, 0), ("Q Q Q Q Q Q Q, A A A", 1)):
         table = asking_table(books, "draw")
         assert table.hint()["kind"] == "draw"
-        state = table.act(len(table.game.actions), command="ask")
+        state = table.act(table.moves_seen, command="ask")
         assert table._moves_this_deal == 1 and table._changed_this_deal == counted, books
         mine = state["sides"][0]["still_needed"]
         assert mine == ([] if counted == 0 else ["1 clean book", "2 dirty books"])

@@ -444,14 +444,22 @@ class PlaySession:
         return 0
 
     def _agent_turn(self) -> None:
+        """An agent's moves, each printed but its staging: staged melds stay in its hand, unseen,
+        and go back there unless they reach the opening minimum (docs/rules.md "Opening"); the
+        opening itself is said, and the table drawn at the person's turn shows its melds."""
         seat = self.game.mover
+        owner = self.rules.owner_of(seat)
         while self.game.mover == seat and not self.game.is_over:
             deal = self.game.deal_index
             action = agent_move(self.agents[seat], self.game)
-            self.write(f"  seat {seat}: {A.describe(action, self.rules)}")
+            opened = self.game.sides[owner].opened
+            if opened or A.decode(action).kind not in A.MELD_KINDS:
+                self.write(f"  seat {seat}: {A.describe(action, self.rules)}")
             self.game.step(action)
             if self.game.deal_index != deal:
                 break
+            if not opened and self.game.sides[owner].opened:
+                self.write(f"  seat {seat} opens: its melds go down (the table shows them)")
 
     def _human_turn(self) -> bool:
         """One turn of the person; False if they quit."""

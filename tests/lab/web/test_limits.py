@@ -5,6 +5,7 @@ no one can push a game in progress out."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 
@@ -95,6 +96,7 @@ VALUES = st.recursive(
 )
 BODIES = st.dictionaries(st.sampled_from(FIELDS), VALUES, max_size=6)
 RAW_NUMBERS = st.sampled_from([b"1e400", b"-1e999", b"NaN", b"Infinity", b"9" * 5000, b"1" * 30, b"-0", b"1E5"])
+EXAMPLES = int(os.environ.get("HANDFOOT_WEB_EXAMPLES", "250"))  # 4,000 found no 500 either
 ENDPOINTS = ["/api/play", "/api/watch", "/api/act", "/api/advance", "/api/replay", "/api/goto"]
 
 

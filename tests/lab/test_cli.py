@@ -138,7 +138,7 @@ BAD_VALUES = [
     # refused before a Ray cluster starts (a typo cost the cluster's start-up before the answer)
     (["eval", "--round-robin", "random,genius", "--ray"], "unknown agent 'genius'"),
     (["eval", "--team", "genius", "--ray"], "unknown agent 'genius'"),
-    (["tune", "--population", "2", "--elite", "5", "--ray"], "elite (5) must not exceed population (2)"),
+    (["tune", "--population", "2", "--elite", "5", "--ray"], "elite must not exceed population (2), got 5"),
 ]
 
 

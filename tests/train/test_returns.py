@@ -162,3 +162,43 @@ def test_dmc_learns_each_decision_with_the_return_to_the_end_of_its_horizon(hori
     for action, value in learned.items():
         t, env = divmod(action, ENVS)
         assert value == pytest.approx(expected[t, env], rel=1e-5, abs=1e-5)
+
+
+def test_dmc_moves_each_chosen_q_value_towards_its_return():
+    config = load_config(
+        None,
+        [
+            "preset=classic",
+            "rules={num_players: 2, num_deals: 2}",
+            "network.arch=[16]",
+            "algorithm=dmc",
+            "dmc.learning_rate=0.01",
+            "dmc.horizon=game",
+        ],
+    )
+    torch.manual_seed(0)
+    policy = make_policy(config, RULES)
+    dmc = DMC(config, policy)
+    rng = np.random.default_rng(4)
+    steps, envs = 4, 8
+    batch = {
+        "x": rng.normal(size=(steps, envs, policy.width)).astype(np.float32),
+        "masks": np.ones((steps, envs, NUM_ACTIONS), dtype=bool),
+        "actions": rng.integers(NUM_ACTIONS, size=(steps, envs)),
+        "rewards": rng.normal(size=(steps, envs)).astype(np.float32) * 2,
+        "dones": np.ones((steps, envs), dtype=np.float32),  # every decision ends its game: G = r
+        "deal_ends": np.ones((steps, envs), dtype=np.float32),
+    }
+
+    def chosen_q() -> np.ndarray:
+        with torch.no_grad():
+            q = policy.logits(
+                torch.as_tensor(batch["x"].reshape(-1, policy.width)),
+                torch.ones(steps * envs, NUM_ACTIONS, dtype=torch.bool),
+            )
+        return q.gather(1, torch.as_tensor(batch["actions"].reshape(-1, 1))).squeeze(1).numpy()
+
+    before = np.abs(chosen_q() - batch["rewards"].reshape(-1))
+    assert dmc.update(batch, 0)["learned_decisions"] == steps * envs
+    after = np.abs(chosen_q() - batch["rewards"].reshape(-1))
+    assert after.mean() < before.mean() - 0.05 and (after < before).mean() > 0.75

@@ -677,7 +677,11 @@ def main() -> int:
     if args.table:
         print(markdown_table([json.loads(line) for path in args.table for line in Path(path).read_text().splitlines()]))
         return 0
-    chosen = [f for f in FAULTS if not args.only or f[0] in args.only]
+    by_id = {fault[0]: fault for fault in FAULTS}
+    unknown = [fault_id for fault_id in args.only or [] if fault_id not in by_id]
+    if unknown:
+        raise SystemExit(f"no such fault: {', '.join(unknown)}")
+    chosen = [by_id[fault_id] for fault_id in args.only] if args.only else list(FAULTS)  # in the order asked
     ids = [f[0] for f in FAULTS]
     if len(ids) != len(set(ids)):
         raise SystemExit("fault ids must be unique")

@@ -73,3 +73,12 @@ def test_the_round_robin_counts_a_draw_half_for_each_and_rates_the_table():
     assert table["wins"] == [[0, 7, 9], [3, 0, 5], [1, 5, 0]]
     assert table["ratings"] == bradley_terry(["a", "b", "c"], np.array(table["wins"], dtype=float))
     assert table["ratings"]["a"] > table["ratings"]["b"] > table["ratings"]["c"]
+
+
+def test_a_perfect_record_is_rated_as_half_a_game_less():
+    """200 wins of 200 against 1400 and 1600: the rating where the model expects 199.5 points
+    (finite, as :func:`bradley_terry` floors a winless record at half a game)."""
+    anchors = {"a": 1400.0, "b": 1600.0}
+    rating = rating_against(anchors, {"a": (100, 100), "b": (100, 100)})
+    expected = sum(100 / (1 + 10 ** ((anchor - rating) / 400)) for anchor in anchors.values())
+    assert expected == pytest.approx(199.5, abs=1e-6)

@@ -337,7 +337,8 @@ def create_app(
         Route("/api/record", record),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={Refused: refused, AgentFault: faulted})
+    handlers: dict[Any, Any] = {Refused: refused, AgentFault: faulted}  # Starlette types them loosely
+    app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.tables = tables
     return app
 

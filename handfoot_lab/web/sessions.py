@@ -61,7 +61,7 @@ class Tables:
         """The session's table (its idle time starts again), or 404 in words."""
         with self.lock:
             seat = self.by_session.get(session) if session else None
-            if seat is not None and self._idle(seat):
+            if session is not None and seat is not None and self._idle(seat):
                 del self.by_session[session]
                 seat = None
             if seat is None:

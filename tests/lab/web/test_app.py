@@ -65,7 +65,7 @@ def answers(client: TestClient) -> list[tuple[str, int, bytes]]:
 
 
 def in_sync(real: TestClient, twin: TestClient) -> None:
-    """The twin session's table holds the real one's position again (a fresh copy)."""
+    """The twin client's table holds the real one's position again (a fresh copy)."""
     table_of(twin).game = copy.deepcopy(table_of(real).game)
     table_of(twin).log = copy.deepcopy(table_of(real).log)
 

@@ -406,7 +406,7 @@ class PlaySession:
 
         self.game = Game(rules, unpredictable_seed() if seed is None else seed)
         self.rules = rules
-        # The agents' seeds: from a secret of this session, so their moves cannot lead to the game's seed.
+        # The agents' seeds: from a secret drawn for this game, so their moves cannot lead to its seed.
         secret = private_seed(secrets.randbits(128) if secret is None else secret, self.game.seed)
         self.agents = {}
         for seat in range(1, rules.num_players):

@@ -166,6 +166,21 @@ def test_bad_values_in_files_and_options_are_one_clear_line_with_exit_status_2(t
     assert not (tmp_path / "benchmark").exists()  # refused before its folder is made
 
 
+@pytest.mark.parametrize(
+    ("missing", "args", "extra"),
+    [
+        ("torch", ["eval", "--team", "ppo", "--vs", "greedy", "--pairs", "1"], "handfoot[play]"),
+        ("train.tune", ["tune", "--generations", "1", "--pairs", "2"], "handfoot[train]"),
+    ],
+)
+def test_a_missing_extra_is_one_line_naming_it(missing, args, extra, capsys, monkeypatch):
+    """The base install plays the scripted agents; what needs an extra says which one."""
+    monkeypatch.setitem(sys.modules, missing, None)  # as if not installed
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and f"pip install '{extra}'" in err, err
+
+
 def test_a_config_that_fails_validation_leaves_no_run_folder(tmp_path):
     for bad in ("seed=-1", "rules={wild_book_to_go_out: true}", "league.opponents={genius: 1}"):
         proc = run(*QUICK, "--set", f"run_dir={tmp_path}", "--set", bad)

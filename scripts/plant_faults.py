@@ -79,7 +79,7 @@ BROAD = ["tests/train", "tests/agents", "tests/seating", "tests/envs", "tests/la
 
 # (id, file, the line as it stands (a unique part of it), the line planted, what it breaks)
 FAULTS = [
-    # ---------------------------------------------------------------- the issue's
+    # ---------------------------------------------------------------- PPO's loss and clip
     (
         "ppo-sign",
         PPO,

@@ -1,12 +1,19 @@
 """A table: B games on the vector engine with an agent in every seat — the one loop that
-plays games with agents, used by evaluation, ``handfoot game``, the benchmark and the SB3 env.
+plays games with agents, used by evaluation, ``handfoot game``, the benchmark and the learner's
+games against opponents (``learner.py``, under every single-learner shell).
 
     seating = Seating(engine, [team, opponent])
     seating.seat_agents = np.where(sides_of_seats == team_side[:, None], 0, 1)  # [B, players]
     seating.play()                                  # until every game is over
 
 A seat whose agent index is ``-1`` belongs to the caller: :meth:`Seating.play` stops in a
-game as soon as such a seat is to move (the SB3 env's learner sits there).
+game as soon as such a seat is to move (the learner sits there).
+
+Each round every agent is asked once, for all the games where it is to move, with copies of
+those games' masks and observations (it may keep them).  An agent that decides from the mask
+alone (``reads_observations = False``, as random and greedy) is passed None, and no
+observation is computed for it.  An agent's illegal action raises ``IllegalActionError``
+naming that agent, its seat and the game, and nothing moves.
 """
 
 from __future__ import annotations
@@ -17,10 +24,16 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from handfoot_env.baselines import Agent
+from handfoot_env.errors import IllegalActionError
 from handfoot_env.vector import VectorEngine
 from handfoot_env.vector.engine import StepOutcome
 
 CALLER = -1  # seat_agents entry of a seat the caller plays
+
+
+def reads_observations(agent: Agent) -> bool:
+    """Whether ``agent`` reads its observations (it does unless it says otherwise)."""
+    return bool(getattr(agent, "reads_observations", True))
 
 
 class Seating:
@@ -78,25 +91,52 @@ class Seating:
                 break
             everyone = movers is None and active is None and playing == engine.batch_size
             if everyone:
-                masks, observations = engine.legal_mask(), engine.observe()
+                agent = self.agents[0]
+                masks = engine.legal_mask()
+                observations = engine.observe() if reads_observations(agent) else None
                 started = time.perf_counter()
-                actions = self.agents[0].act(observations, masks)
+                actions = agent.act(observations, masks)
             else:
                 # Only the games where an agent moves are looked at (the caller's games wait).
                 rows = np.flatnonzero(to_play)
-                masks, observations = engine.legal_mask(rows=rows), engine.observe(rows=rows)
+                masks = engine.legal_mask(rows=rows)
+                if len(self.agents) == 1:
+                    # an index array, not a slice: the agent gets copies, not views of the engine's
+                    # buffers that its next call rewrites
+                    groups = [(0, np.arange(len(rows)))]
+                else:
+                    movers = (self.agents_to_move() if movers is None else movers)[rows]
+                    groups = [(int(k), movers == k) for k in np.unique(movers)]
+                readers = any(reads_observations(self.agents[k]) for k, _ in groups)
+                observations = engine.observe(rows=rows) if readers else None
                 started = time.perf_counter()
                 actions = np.zeros(engine.batch_size, dtype=np.int64)
-                movers = (self.agents_to_move() if movers is None else movers)[rows]
-                for k in np.unique(movers):
-                    theirs = movers == k
-                    actions[rows[theirs]] = self.agents[k].act(observations[theirs], masks[theirs])
+                for k, theirs in groups:
+                    agent = self.agents[k]
+                    seen = observations[theirs] if observations is not None and reads_observations(agent) else None
+                    actions[rows[theirs]] = agent.act(seen, masks[theirs])
             self.agent_seconds += time.perf_counter() - started
-            outcome = engine.step(actions, active=None if everyone else to_play)
+            try:
+                outcome = engine.step(actions, active=None if everyone else to_play)
+            except IllegalActionError as exc:
+                raise self._whose(exc) from None
             steps += 1
             if on_step is not None:
                 on_step(outcome, to_play, actions)
         return steps
 
+    def _whose(self, exc: IllegalActionError) -> IllegalActionError:
+        """The engine's refusal of an agent's action, naming that agent and its seat (the games
+        are as they were: the engine changed none)."""
+        if exc.game is None:
+            return exc
+        seat = int(self.engine.current_player[exc.game])
+        index = int(self._seat_agents[exc.game, seat])
+        if index == CALLER:
+            return exc
+        name = getattr(self.agents[index], "name", type(self.agents[index]).__name__)
+        who = f"agent {name!r} in seat {seat}"
+        return IllegalActionError(exc.action, exc.description, exc.reason, game=exc.game, agent=who)
 
-__all__ = ["CALLER", "Seating"]
+
+__all__ = ["CALLER", "Seating", "reads_observations"]

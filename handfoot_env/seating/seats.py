@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -93,7 +94,7 @@ class Seating:
             if everyone:
                 agent = self.agents[0]
                 masks = engine.legal_mask()
-                observations = engine.observe() if reads_observations(agent) else None
+                observations: Any = engine.observe() if reads_observations(agent) else None  # None: unread
                 started = time.perf_counter()
                 actions = agent.act(observations, masks)
             else:
@@ -113,7 +114,7 @@ class Seating:
                 actions = np.zeros(engine.batch_size, dtype=np.int64)
                 for k, theirs in groups:
                     agent = self.agents[k]
-                    seen = observations[theirs] if observations is not None and reads_observations(agent) else None
+                    seen: Any = observations[theirs] if observations is not None and reads_observations(agent) else None
                     actions[rows[theirs]] = agent.act(seen, masks[theirs])
             self.agent_seconds += time.perf_counter() - started
             try:

@@ -174,8 +174,9 @@ def test_an_opponents_illegal_action_names_that_opponent():
             return np.where(masks[:, A.DRAW], A.ADD_TWO_TO_TWOS_BOOK, masks.argmax(axis=1))
 
     rules = Rules.preset("partnership")
-    with pytest.raises(IllegalActionError, match=r"agent 'cheat' in seat \d played an illegal action .*game \d+:") as refused:
-        games = LearnerGames(rules, 4, [Cheat()], seed=0, learner_side=1)  # side 0 opens: the cheat moves first
+    named = r"agent 'cheat' in seat \d played an illegal action .*game \d+:"
+    with pytest.raises(IllegalActionError, match=named) as refused:
+        LearnerGames(rules, 4, [Cheat()], seed=0, learner_side=1)  # side 0 opens: the cheat moves first
     assert refused.value.agent is not None and refused.value.game is not None
 
 

@@ -45,6 +45,7 @@ class Seating:
         self.agents = list(agents)
         self.agent_seconds = 0.0  # time spent in the agents' act(), for throughput accounting
         self._rows = np.arange(engine.batch_size)
+        self._first_entry = self._rows * engine.rules.num_players  # each game's row in seat_agents, flat
         self.seat_agents = np.zeros((engine.batch_size, engine.rules.num_players), dtype=np.int64)
 
     @property
@@ -64,7 +65,7 @@ class Seating:
 
     def agents_to_move(self) -> np.ndarray:
         """``[B]``: the agent index of each game's player to move (``CALLER`` for the caller's)."""
-        return self._seat_agents[self._rows, self.engine.current_player]
+        return self._seat_agents.reshape(-1)[self._first_entry + self.engine.current_player]
 
     def play(
         self,
@@ -101,21 +102,30 @@ class Seating:
                 # Only the games where an agent moves are looked at (the caller's games wait).
                 rows = np.flatnonzero(to_play)
                 masks = engine.legal_mask(rows=rows)
+                # Each agent to move in some game, in index order, with the rows of its games
+                # (None: every row).  What an agent gets are copies, not views of the engine's
+                # buffers that its next call rewrites (it may keep them).
                 if len(self.agents) == 1:
-                    # an index array, not a slice: the agent gets copies, not views of the engine's
-                    # buffers that its next call rewrites
-                    groups = [(0, np.arange(len(rows)))]
+                    groups: list[tuple[int, np.ndarray | None]] = [(0, None)]
                 else:
                     movers = (self.agents_to_move() if movers is None else movers)[rows]
-                    groups = [(int(k), movers == k) for k in np.unique(movers)]
+                    present = np.flatnonzero(np.bincount(movers, minlength=len(self.agents)))
+                    groups = [(int(present[0]), None)] if len(present) == 1 else [(int(k), movers == k) for k in present]
                 readers = any(reads_observations(self.agents[k]) for k, _ in groups)
                 observations = engine.observe(rows=rows) if readers else None
                 started = time.perf_counter()
                 actions = np.zeros(engine.batch_size, dtype=np.int64)
                 for k, theirs in groups:
                     agent = self.agents[k]
-                    seen: Any = observations[theirs] if observations is not None and reads_observations(agent) else None
-                    actions[rows[theirs]] = agent.act(seen, masks[theirs])
+                    seen: Any = None
+                    if theirs is None:
+                        if observations is not None and reads_observations(agent):
+                            seen = observations.copy()
+                        actions[rows] = agent.act(seen, masks.copy())
+                    else:
+                        if observations is not None and reads_observations(agent):
+                            seen = observations[theirs]
+                        actions[rows[theirs]] = agent.act(seen, masks[theirs])
             self.agent_seconds += time.perf_counter() - started
             try:
                 outcome = engine.step(actions, active=None if everyone else to_play)

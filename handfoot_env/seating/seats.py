@@ -110,7 +110,9 @@ class Seating:
                 else:
                     movers = (self.agents_to_move() if movers is None else movers)[rows]
                     present = np.flatnonzero(np.bincount(movers, minlength=len(self.agents)))
-                    groups = [(int(present[0]), None)] if len(present) == 1 else [(int(k), movers == k) for k in present]
+                    groups = (
+                        [(int(present[0]), None)] if len(present) == 1 else [(int(k), movers == k) for k in present]
+                    )
                 readers = any(reads_observations(self.agents[k]) for k, _ in groups)
                 observations = engine.observe(rows=rows) if readers else None
                 started = time.perf_counter()

@@ -1,6 +1,6 @@
 """The shipped models and tuned heuristics still play exactly as they were recorded.
 
-Layout version 2 (issue 29) appended actions 173-186 and observation fields 599-654 for the
+Layout version 2 (0.5.0) appended actions 173-186 and observation fields 599-654 for the
 variations.  A model saved with the old layout loads (``Policy.load`` pads its action layer and
 reads its saved columns) and, under the presets, where the appended actions are never legal
 and the appended fields are zero, must choose exactly what it chose before: the partnership
@@ -13,7 +13,7 @@ and the tuned heuristics were recorded with the code of layout version 1
 
 An agent shipped later is recorded by the code that ships it, ``write(["ppo partnership 4p"])``
 (the three ``ppo`` agents, residual agents of ``configs/residual*.yaml``: layout-version-2
-models with a prior) and ``scratch`` (``configs/scratch_anneal.yaml``, no prior), so that a later change
+models with a prior) and ``scratch`` (``configs/scratch.yaml``, no prior), so that a later change
 of the loader or the engine that changes their play fails here.
 """
 

@@ -275,10 +275,11 @@ class LearnerGames:
         if actions.shape != (n,) or actions.dtype.kind not in "iu":
             raise ValueError(f"step needs {n} integer actions, got shape {actions.shape} {actions.dtype}")
         actions = actions.astype(np.int64, copy=False)
-        waiting = np.zeros(n, dtype=bool)
+        waiting = None  # the games restarted in this step
         if restart is not None:
+            waiting = np.zeros(n, dtype=bool)
             waiting[np.asarray(restart, dtype=np.int64)] = True
-        moving = ~(self.over | waiting)
+        moving = ~self.over if waiting is None else ~(self.over | waiting)
         refused = None
         self.illegal = {}
         # Checked before anything changes. Raising and restarting nothing, the engine's own
@@ -290,13 +291,16 @@ class LearnerGames:
                     raise self._illegal_error(int(np.flatnonzero(refused)[0]), actions)
                 self.illegal = {int(b): self._why(int(b), int(actions[b])) for b in np.flatnonzero(refused)}
                 moving &= ~refused
-        if restart is not None:
+        if waiting is not None:
             self.engine.reset_games(np.flatnonzero(waiting))
             self._seat(np.flatnonzero(waiting))
         outcome = self.engine.step(actions, active=moving)
         self._masks = None
-        rewards = np.where(waiting, 0.0, self._carry)
-        self._carry = np.where(waiting, self._carry, 0.0)
+        if waiting is None:  # what was carried is paid now
+            rewards, self._carry = self._carry, np.zeros(n)
+        else:
+            rewards = np.where(waiting, 0.0, self._carry)
+            self._carry = np.where(waiting, self._carry, 0.0)
         if outcome.deal_over.any():
             rewards += self._learner_rewards(outcome)
         self.deal_ended = outcome.deal_over.copy()
@@ -318,7 +322,7 @@ class LearnerGames:
             # for staying ahead on the running score, that is, for not going out).
             after = self.potential()
             shaped = self.gamma * np.where(dones, 0.0, after) - self._potential
-            rewards += self.shaping * np.where(waiting, 0.0, shaped)
+            rewards += self.shaping * (shaped if waiting is None else np.where(waiting, 0.0, shaped))
             self._potential = after
         return (self.observe() if observe else None), rewards, dones, ends
 
@@ -392,7 +396,7 @@ class LearnerGames:
             self._seat(rows)
 
     def _play_opponents(
-        self, rewards: np.ndarray, dones: np.ndarray, ends: dict[int, dict], waiting: np.ndarray
+        self, rewards: np.ndarray, dones: np.ndarray, ends: dict[int, dict], waiting: np.ndarray | None = None
     ) -> None:
         """The opponents move, all games at once, until the learner is to move in every game that
         goes on.  What their moves earn the learner adds to ``rewards``, except in the games that
@@ -403,7 +407,7 @@ class LearnerGames:
             if not outcome.deal_over.any():  # (a game ends only with a deal)
                 return
             earned = self._learner_rewards(outcome)
-            later = dones | waiting
+            later = dones if waiting is None else dones | waiting
             rewards[:] += np.where(later, 0.0, earned)
             self._carry += np.where(later, earned, 0.0)
             self.deal_ended |= outcome.deal_over & ~later

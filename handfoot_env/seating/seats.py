@@ -61,7 +61,10 @@ class Seating:
     def seat(self, rows: np.ndarray, agents: np.ndarray) -> None:
         """Reseat the games at ``rows``: ``agents`` is ``[len(rows), players]`` (or broadcasts)."""
         self._seat_agents[rows] = agents
-        self._has_callers = bool((self._seat_agents == CALLER).any())
+        if (np.asarray(agents) == CALLER).any():
+            self._has_callers = True
+        elif self._has_callers:  # callers may have left with these rows: look at every game
+            self._has_callers = bool((self._seat_agents == CALLER).any())
 
     def agents_to_move(self) -> np.ndarray:
         """``[B]``: the agent index of each game's player to move (``CALLER`` for the caller's)."""

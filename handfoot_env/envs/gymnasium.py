@@ -41,6 +41,12 @@ class ResetNeeded(gym.error.ResetNeeded, RuntimeError):
 
 
 class HandFootGymEnv(gym.Env):
+    """One game, the learner in one side's seats and ``opponent`` in the others (Gymnasium).
+
+    The observation is the flat float32 vector, ``Box(OBS_SIZE)``: not a dict.  The legal actions
+    are in ``info["action_mask"]`` (int8) after ``reset`` and every ``step``, and in
+    ``action_masks()`` (bool, what sb3-contrib's MaskablePPO asks for)."""
+
     # (render_fps: Gymnasium's check_env asks for one; the human mode prints and never waits)
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 (gymnasium.Env declares it per instance)
 

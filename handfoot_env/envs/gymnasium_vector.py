@@ -86,7 +86,10 @@ class LegalMultiDiscrete(spaces.MultiDiscrete):
 
 
 class HandFootVectorEnv(gym.vector.VectorEnv):
-    """N games of Hand and Foot on the vector engine, each a sub-environment (see the module)."""
+    """N games of Hand and Foot on the vector engine, each a sub-environment (see the module).
+
+    Observations are float32 ``[N, OBS_SIZE]``; the legal actions are in ``infos["action_mask"]``
+    (int8 ``[N, NUM_ACTIONS]``) and ``action_masks()`` (bool)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (gymnasium's VectorEnv declares it per instance)
         "autoreset_mode": AutoresetMode.NEXT_STEP,

@@ -194,6 +194,12 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
 
 class raw_env(AECEnv):
+    """Every seat an agent, one moving at a time (PettingZoo AEC; ``env()`` wraps it).
+
+    ``observe(agent)`` and ``last()`` give a dict: ``"observation"`` (float32 ``[OBS_SIZE]``) and
+    ``"action_mask"`` (int8 ``[NUM_ACTIONS]``, 1 exactly for the legal actions of the agent to
+    move, all zeros for the others), as PettingZoo's classic games do."""
+
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human", "rgb_array"],
         "name": "handfoot_v0",

@@ -30,6 +30,11 @@ from handfoot_env.vector import games_stepped_together
 
 
 class HandFootVecEnv(VecEnv):
+    """``num_envs`` games as one SB3 ``VecEnv``, the learner to move in each (see the module).
+
+    Observations are float32 ``[num_envs, OBS_SIZE]``; the legal actions are in
+    ``action_masks()`` (bool ``[num_envs, NUM_ACTIONS]``), as MaskablePPO reads them."""
+
     def __init__(
         self,
         num_envs: int = 64,

@@ -65,7 +65,8 @@ OBSERVE_MODES = ("all", "mover")
 
 class HandFootTorchRLEnv(EnvBase):
     """N games of Hand and Foot for TorchRL, each seat an agent, or the learner side's seats
-    against a built-in ``opponent`` (see the module)."""
+    against a built-in ``opponent`` (see the module): per group ``g``, ``(g, "observation")``
+    float32 ``[N, n, OBS_SIZE]`` and ``(g, "action_mask")`` bool ``[N, n, NUM_ACTIONS]``."""
 
     def __init__(
         self,

@@ -20,10 +20,10 @@ Keys, batched over N games:
 * ``"done"``, ``"terminated"``, ``"truncated"`` bool ``[N, 1]``.
 
 One policy that reads the mover's view plays every seat (self-play); ``"turn"`` says whose move
-it is.  Where ``torchrl_env.HandFootTorchRLEnv`` gives every agent a slot in its side's group
+it is.  Where ``handfoot_env.envs.torchrl.HandFootTorchRLEnv`` gives every agent a slot in its side's group
 (TorchRL's multi-agent layout, which a critic per agent or a policy per side needs), this env
 writes one view a game, so a step costs about what the engine's own does with its outputs
-handed over (README: Using the env from other frameworks; docs/batched_envs.md).
+handed over (docs/env.md; docs/batched_envs.md).
 
 A finished game is done until it is reset: ``step_and_maybe_reset`` (collectors, rollouts)
 restarts the done games through this env's ``maybe_reset``, which writes their rows alone into
@@ -58,7 +58,9 @@ _OUTPUT_KEYS = frozenset({"observation", "action_mask", "turn", "done", "termina
 
 
 class HandFootTurnEnv(EnvBase):
-    """N games of Hand and Foot for TorchRL, the player to move at the root (see the module)."""
+    """N games of Hand and Foot for TorchRL, the player to move at the root (see the module):
+    ``"observation"`` float32 ``[N, OBS_SIZE]`` and ``"action_mask"`` bool ``[N, NUM_ACTIONS]`` at
+    the tensordict's root, the mover's."""
 
     def __init__(
         self,

@@ -59,13 +59,13 @@ class ScriptedGames:
     def hidden_cards(self) -> np.ndarray:
         return self.hidden[self.t].copy()
 
-    def step(self, actions):
+    def step(self, actions, observe: bool = True):
         actions = np.asarray(actions).copy()
         assert self.masks[self.t][np.arange(self.batch_size), actions].all(), "an illegal action"
         t = self.t
         self.received.append(actions)
         self.deal_ended = self.deal_ends[t].copy()
-        return self.observe(), self.rewards[t].copy(), self.dones[t].copy(), {}
+        return self.observe() if observe else None, self.rewards[t].copy(), self.dones[t].copy(), {}
 
 
 def collect(algorithm_name: str, *overrides: str):
@@ -161,8 +161,8 @@ def test_a_finished_games_rewards_add_up_to_the_learner_sides_result(preset, pla
     finished: dict[int, dict] = {}
     step = games.step
 
-    def recording_step(actions):
-        out = step(actions)
+    def recording_step(actions, **options):
+        out = step(actions, **options)
         for b, end in out[3].items():
             finished.setdefault(b, end)  # the column's first game
         return out

@@ -54,7 +54,7 @@ def trap_agent(folder, rules: Rules, seed: int, step: int) -> tuple[str, int]:
 # Plays the first legal action and, every few calls, searches its own process for a live game:
 # every object on the heap and every local variable of every thread's frames whose type is one
 # of the engines' or the game's; what it finds goes to the report file named by its argument.
-SNOOP_AGENT = '''
+SNOOP_AGENT = """
 import gc
 import sys
 from pathlib import Path
@@ -93,7 +93,7 @@ class Snoop:
 
 def make(report):
     return Snoop(report)
-'''
+"""
 
 
 def snoop_agent(folder) -> tuple[str, object]:
@@ -106,7 +106,7 @@ def snoop_agent(folder) -> tuple[str, object]:
 
 # Plays the first legal action, but raises on every EVERY-th call (its argument) and, when
 # told, sleeps SLEEP seconds on its CALL-th call (arguments EVERY[,CALL,SLEEP]).
-FLAKY_AGENT = '''
+FLAKY_AGENT = """
 import time
 
 
@@ -128,7 +128,7 @@ class Flaky:
 def make(argument):
     every, call, sleep = (argument.split(",") + ["-1", "0"])[:3]
     return Flaky(int(every), int(call), float(sleep))
-'''
+"""
 
 
 def flaky_agent(folder, every: int, call: int = -1, sleep: float = 0.0) -> str:

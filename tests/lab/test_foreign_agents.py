@@ -18,7 +18,7 @@ from pathlib import Path
 from foreign_agents import flaky_agent, snoop_agent
 
 from agents import make_agent
-from agents.evaluation.benchmark import OPPONENTS, SEED
+from agents.evaluation.benchmark import OPPONENTS
 from handfoot_env.reference.observe import observe
 from handfoot_env.rules import Rules
 from handfoot_lab.cli import main
@@ -58,7 +58,9 @@ def test_an_agent_that_searches_its_process_finds_no_live_game_in_eval_benchmark
         return typed[-1] + "\n"
 
     output: list[str] = []
-    session = PlaySession(Rules.preset("classic"), 3, opponents=name, hint_agent=name, readline=readline, write=output.append)
+    session = PlaySession(
+        Rules.preset("classic"), 3, opponents=name, hint_agent=name, readline=readline, write=output.append
+    )
     assert session.run() == 0 and any(line.startswith("  seat 1:") for line in output)
     found = searches(report)
     assert len(found) >= 10 and all(line.endswith("found []") for line in found), [f for f in found if "[]" not in f]
@@ -143,7 +145,16 @@ def start(*args: str, cwd: Path) -> tuple[subprocess.Popen, queue.Queue]:
 
 def test_ctrl_c_in_benchmark_writes_the_finished_matches_marked_interrupted(tmp_path):
     process, lines = start(
-        "benchmark", RANDOM_AGENT, "--tables", "classic:2", "--pairs", "200", "--out", "b", "--no-progress", cwd=tmp_path
+        "benchmark",
+        RANDOM_AGENT,
+        "--tables",
+        "classic:2",
+        "--pairs",
+        "200",
+        "--out",
+        "b",
+        "--no-progress",
+        cwd=tmp_path,
     )
     seen: list[str] = []
     wait_for(lines, "vs random: ", 300, seen)  # the first match is over

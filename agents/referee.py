@@ -26,9 +26,10 @@ The two kinds:
 
 from __future__ import annotations
 
+import collections
 import json
 import os
-import queue
+import selectors
 import shlex
 import signal
 import subprocess
@@ -56,38 +57,91 @@ PY_CHILD = "import sys; sys.path[:] = sys.argv[1:]; sys.argv = ['py-agent']; imp
 
 class AgentProcess:
     """A child process the referee talks to: requests (bytes) go to its standard input, each
-    answer is one line of its standard output.  Writing and reading run on threads of their
-    own, so a child that stops reading or answering holds the referee no longer than its clock,
-    and the answers' times are taken as they come.  The child leads a new session: Ctrl-C at
-    the terminal is for the lab to handle, and stopping the child stops whatever it started."""
+    answer is one line of its standard output.  The referee waits on both pipes at once
+    (``selectors``), never blocking on either: a child that stops reading or answering holds it
+    no longer than its clock, and answers are timed as they come.  The child leads a new
+    session: Ctrl-C at the terminal is for the lab to handle, and stopping the child stops
+    whatever it started."""
 
     def __init__(self, argv: list[str]):
-        self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
-        self._requests: queue.SimpleQueue = queue.SimpleQueue()
-        self._answers: queue.SimpleQueue = queue.SimpleQueue()
-        threading.Thread(target=_write, args=(self.process.stdin, self._requests), daemon=True).start()
-        threading.Thread(target=_read, args=(self.process.stdout, self._answers), daemon=True).start()
-        self._stop = weakref.finalize(self, _stop, self.process, self._requests)
+        self.process = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, start_new_session=True
+        )
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self._to, self._from = self.process.stdin.fileno(), self.process.stdout.fileno()
+        _widen(self._to)
+        os.set_blocking(self._to, False)
+        os.set_blocking(self._from, False)
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self._from, selectors.EVENT_READ)
+        self._unsent = bytearray()  # requests the pipe has not taken yet
+        self._partial = bytearray()  # the start of an answer line
+        self._lines: collections.deque[bytes] = collections.deque()
+        self._ended = False
+        self._stop = weakref.finalize(self, _stop, self.process, self._selector)
 
     def send(self, request: bytes) -> None:
-        self._requests.put(request)
+        """Queue ``request``; the pipe takes what it can now, the rest while answers are awaited."""
+        self._unsent += request
+        self._write()
 
     def answer(self, seconds: float) -> bytes | None:
         """The child's next line (``b""`` if it ended), or None if none came within ``seconds``
         (the child is then stopped)."""
         deadline = time.monotonic() + seconds
         try:
-            while True:
-                try:  # in slices: Ctrl-C reaches this thread however the system delivers it
-                    return self._answers.get(timeout=min(max(deadline - time.monotonic(), 0.0), 0.25))
-                except queue.Empty:
-                    if time.monotonic() >= deadline:
-                        break
+            while not self._lines and not self._ended:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self.kill()
+                    return None
+                self._wait(min(left, 0.25))  # in slices: Ctrl-C is seen however the system delivers it
         except BaseException:  # Ctrl-C while it thinks: the exchange is out of step for good
             self.kill()
             raise
-        self.kill()
-        return None
+        return self._lines.popleft() if self._lines else b""
+
+    def _wait(self, seconds: float) -> None:
+        for key, _ in self._selector.select(seconds):
+            if key.fd == self._from:
+                self._read()
+            else:
+                self._write()
+
+    def _write(self) -> None:
+        try:
+            written = os.write(self._to, self._unsent[: 1 << 20]) if self._unsent else 0
+        except BlockingIOError:
+            written = 0
+        except OSError:  # the child ended: its answer says so
+            self._unsent.clear()
+            written = 0
+        del self._unsent[:written]
+        waiting = self._to in self._selector.get_map()
+        if self._unsent and not waiting:
+            self._selector.register(self._to, selectors.EVENT_WRITE)
+        elif waiting and not self._unsent:
+            self._selector.unregister(self._to)
+
+    def _read(self) -> None:
+        try:
+            chunk = os.read(self._from, 1 << 20)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self._ended = True
+            if self._partial:  # a last line without its end: not an answer
+                self._lines.append(bytes(self._partial))
+            return
+        self._partial += chunk
+        while (end := self._partial.find(b"\n")) >= 0:
+            self._lines.append(bytes(self._partial[: end + 1]))
+            del self._partial[: end + 1]
+        if len(self._partial) > MAX_LINE:  # a line too long to be an answer: passed on as it is, to be refused
+            self._lines.append(bytes(self._partial))
+            self._partial.clear()
 
     def exit_status(self) -> str:
         """How the child ended, in words."""
@@ -101,7 +155,7 @@ class AgentProcess:
 
     @property
     def alive(self) -> bool:
-        return self._stop.alive and self.process.poll() is None
+        return self._stop.alive and not self._ended and self.process.poll() is None
 
     def kill(self) -> None:
         """Stop the child (and whatever it started) at once."""
@@ -113,48 +167,34 @@ class AgentProcess:
         self._stop()
 
 
-def _write(stream, requests: queue.SimpleQueue) -> None:
-    """The thread that writes a child's requests, until it is told to stop (None)."""
-    while (request := requests.get()) is not None:
-        try:
-            stream.write(request)
-            stream.flush()
-        except (OSError, ValueError):  # the child ended, or was stopped
-            break
+def _widen(fd: int) -> None:
+    """Let a pipe hold a whole batch (Linux: up to 1 MiB), so that it crosses in one go."""
     try:
-        stream.close()
-    except OSError:
-        pass
+        import fcntl
 
-
-def _read(stream, answers: queue.SimpleQueue) -> None:
-    """The thread that reads a child's answers, a line at a time, until it ends (``b""``)."""
-    while True:
-        try:
-            line = stream.readline(MAX_LINE)
-        except (OSError, ValueError):
-            line = b""
-        answers.put(line)
-        if not line:
-            break
-    stream.close()
+        fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
+    except (ImportError, OSError):
+        pass  # another system, or a smaller limit: the batch crosses in parts
 
 
 def _kill(process: subprocess.Popen) -> None:
     if process.poll() is None:
         try:
             os.killpg(process.pid, signal.SIGKILL)  # the session's leader: its own children go too
-        except (OSError, AttributeError):  # gone already, or no process groups (Windows)
+        except (OSError, AttributeError):  # gone already, or no process groups
             process.kill()
 
 
-def _stop(process: subprocess.Popen, requests: queue.SimpleQueue) -> None:
-    requests.put(None)  # the writer closes the child's input
+def _stop(process: subprocess.Popen, selector: selectors.BaseSelector) -> None:
+    selector.close()
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.close()  # a well-behaved agent ends at the end of its input
     try:
         process.wait(timeout=2.0)
     except subprocess.TimeoutExpired:
         _kill(process)
         process.wait()
+    process.stdout.close()
 
 
 class ForeignAgent:
@@ -231,9 +271,7 @@ class ForeignAgent:
         or an answer that is not a JSON object is an :class:`AgentFault` (about ``row``)."""
         line = process.answer(seconds)
         if line is None:
-            raise AgentFault(
-                self.name, "slow", f"did not answer within {seconds:g} s {what} (stopped; limit {seconds:g} s)", row
-            )
+            raise AgentFault(self.name, "slow", f"did not answer within {seconds:g} s {what} (stopped)", row)
         if not line:
             raise AgentFault(self.name, "exited", f"ended {what} ({process.exit_status()})", row)
         try:

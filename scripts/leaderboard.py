@@ -7,6 +7,7 @@ greedy heuristic tuned ppo``, protocol of ``agents/evaluation/benchmark.py``), w
 
     .venv/bin/python scripts/leaderboard.py            # this machine
     .venv/bin/python scripts/leaderboard.py --ray      # the matches on a Ray cluster (same numbers)
+    .venv/bin/python scripts/leaderboard.py --readme   # README's table from the stored report, no matches
 """
 
 from __future__ import annotations
@@ -38,7 +39,12 @@ def main() -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS", help="play the matches on Ray")
+    parser.add_argument("--readme", action="store_true", help="only write README's table from leaderboard.json")
     args = parser.parse_args()
+    if args.readme:
+        README.write_text(splice(README.read_text(), markdown(json.loads(LEADERBOARD.read_text()))))
+        print(f"written: README.md from {LEADERBOARD}", file=sys.stderr)
+        return 0
     splice(README.read_text(), "")  # the markers are there, before an hour of matches
     settings = Settings(faults=ROOT / "benchmark" / "faults")
     with ray_cluster(args.ray) as cluster:

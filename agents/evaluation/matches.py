@@ -220,7 +220,8 @@ def play_games(
             # The games the faulty agent was asked about, as Seating.play chose them (nothing has moved since).
             index = 0 if getattr(fault, "guard", None) is team else 1
             asked = np.flatnonzero(playing & ~engine.is_over & (seating.agents_to_move() == index))
-            game = int(asked[min(fault.row or 0, len(asked) - 1)])
+            row = fault.row if fault.row is not None and 0 <= fault.row < len(asked) else 0
+            game = int(asked[row])
             broken = MatchFault(
                 fault,
                 rules.to_dict(),

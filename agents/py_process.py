@@ -74,9 +74,13 @@ def serve(inp: BinaryIO, out: BinaryIO) -> int:
         try:
             if message["type"] == "act":
                 rows = int(message["rows"])
-                observations = np.frombuffer(inp.read(rows * OBS_SIZE * 4), dtype=np.float32).reshape(rows, OBS_SIZE)
-                masks = np.frombuffer(inp.read(rows * NUM_ACTIONS), dtype=bool).reshape(rows, NUM_ACTIONS)
-                raw = _call(name, "", agent.act, observations.copy(), masks.copy())
+                observations = np.empty((rows, OBS_SIZE), dtype=np.float32)
+                masks = np.empty((rows, NUM_ACTIONS), dtype=bool)
+                if inp.readinto(memoryview(observations).cast("B")) + inp.readinto(memoryview(masks).cast("B")) < (
+                    observations.nbytes + masks.nbytes
+                ):
+                    return 0  # the referee is gone mid-request
+                raw = _call(name, "", agent.act, observations, masks.copy())  # the agent may scribble on its own
                 _answer(out, {"actions": check_actions(raw, masks, name).tolist()})
             elif message["type"] == "seed":
                 _call(name, " in seed()", agent.seed, int(message["seed"]))

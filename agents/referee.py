@@ -80,9 +80,24 @@ class AgentProcess:
         self._ended = False
         self._stop = weakref.finalize(self, _stop, self.process, self._selector)
 
-    def send(self, request: bytes) -> None:
-        """Queue ``request``; the pipe takes what it can now, the rest while answers are awaited."""
-        self._unsent += request
+    def send(self, *parts: bytes | memoryview) -> None:
+        """Send the request made of ``parts`` (an array's bytes travel uncopied): the pipe takes
+        what it can now, the rest while the answers are awaited."""
+        if not self._unsent:
+            try:
+                written = os.writev(self._to, parts)
+            except BlockingIOError:
+                written = 0
+            except OSError:  # the child ended: its answer says so
+                return
+            for part in parts:  # what the pipe did not take waits for it
+                size = len(memoryview(part).cast("B"))
+                if written < size:
+                    self._unsent += memoryview(part).cast("B")[written:]
+                written = max(written - size, 0)
+        else:
+            for part in parts:
+                self._unsent += part
         self._write()
 
     def answer(self, seconds: float) -> bytes | None:
@@ -260,10 +275,12 @@ class ForeignAgent:
                 self._seeded(self._process, self._seed)
         return self._process
 
-    def _exchange(self, request: bytes, seconds: float, what: str, process: AgentProcess | None = None) -> dict:
-        """Send ``request``; the answer, a JSON object (:meth:`_answer`)."""
+    def _exchange(
+        self, request: bytes, seconds: float, what: str, process: AgentProcess | None = None, *data: memoryview
+    ) -> dict:
+        """Send ``request`` (and ``data`` after it); the answer, a JSON object (:meth:`_answer`)."""
         process = process or self._running()
-        process.send(request)
+        process.send(request, *data)
         return self._answer(process, seconds, what)
 
     def _answer(self, process: AgentProcess, seconds: float, what: str, row: int | None = None) -> dict:
@@ -379,9 +396,10 @@ class PyAgent(ForeignAgent):
 
     def _decide(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         rows = len(masks)
-        request = _line({"type": "act", "rows": rows}) + observations.tobytes() + masks.tobytes()
+        request = _line({"type": "act", "rows": rows})
+        arrays = (memoryview(np.ascontiguousarray(observations)), memoryview(np.ascontiguousarray(masks)))
         process = self._running()
-        answer = self._exchange(request, self._clock(process), self._limit(rows), process)
+        answer = self._exchange(request, self._clock(process), self._limit(rows), process, *arrays)
         return check_actions(answer.get("actions"), masks, self.name)
 
 

@@ -6,7 +6,7 @@ A name is a kind, alone or with an argument after a colon:
     random, greedy, heuristic           the scripted baselines (handfoot_env.baselines)
     tuned, tuned:PATH                   the shipped tuned heuristic of the table, or a saved variant
     ppo, ppo:PATH                       the shipped trained agent of the table, or a saved model (.pt, .zip)
-    scratch, scratch:PATH               the shipped agent learned from scratch (partnership), or a model
+    scratch, scratch:PATH               the shipped agent learned from scratch for this table, or a model
     py:FILE_OR_MODULE:FACTORY[:ARG]     any object following the agent protocol (docs/benchmark.md)
     cmd:COMMAND                         any program speaking the JSON-lines protocol (docs/benchmark.md)
 
@@ -42,9 +42,7 @@ class AgentKind:
     check: Callable[[str], None] | None = None  # refuses a malformed argument, loading nothing
     # The one file the agent loads (a model, a tuned heuristic): Ray workers get its bytes.
     model_file: Callable[[str | None, Rules | None], Path] | None = None
-    foreign: bool = (
-        False  # runs code from outside the lab: behind the referee (agents.referee), never offered to a page
-    )
+    foreign: bool = False  # code from outside the lab: behind the referee (agents.referee), never on a page
     per_table: bool = False  # alone, the shipped agent of the table played: make_agent needs the rules
 
     @property
@@ -155,9 +153,9 @@ def _shipped_or(kind: str) -> Callable[[str | None, Rules | None], Path]:
 
 
 def _scratch_model(argument: str | None, rules: Rules | None) -> Path:
-    from agents.trained import SCRATCH_MODEL
+    from agents.trained import shipped_scratch
 
-    return SCRATCH_MODEL if argument is None else Path(argument)
+    return shipped_scratch(rules) if argument is None else Path(argument)
 
 
 def _py(argument: str | None, seed: int, rules: Rules | None) -> Agent:
@@ -212,7 +210,7 @@ register(
 register(
     AgentKind(
         "scratch",
-        "the partnership agent learned from scratch by PPO (no search, no imitation, no advisor)",
+        "the agent learned from scratch by PPO for this table (no search, no imitation, no advisor)",
         _scratch,
         argument="PATH",
         model_file=_scratch_model,

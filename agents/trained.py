@@ -3,8 +3,8 @@
 ``make_agent("ppo", rules=...)`` loads the shipped agent of the preset being played
 (``agents/models/ppo_<preset>.pt``); ``make_agent("ppo:PATH")`` any model saved by
 ``handfoot train`` (a ``.pt`` policy file, or a MaskablePPO ``.zip`` from SB3).
-``make_agent("scratch")`` is the partnership agent PPO learned from scratch
-(``agents/models/scratch_partnership.pt``). ``make_agent("tuned")`` is the heuristic variant
+``make_agent("scratch", rules=...)`` is the agent PPO learned from scratch for exactly that
+table (``agents/models/scratch_<table>.pt``; a table without one is refused in one line). ``make_agent("tuned")`` is the heuristic variant
 0.4's search found (``agents/models/tuned_<preset>.json``), on whose move the shipped ``ppo``
 is a residual; ``tuned:PATH`` any saved by ``handfoot tune``.
 An agent used under other rules than it was trained on says so, once, as a
@@ -14,6 +14,8 @@ given plays the table it was made on.
 
 from __future__ import annotations
 
+import functools
+import json
 import warnings
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,8 +28,9 @@ MODELS = Path(__file__).parent / "models"
 # The shipped agents: (preset, players) -> name; ppo_<name>.pt and tuned_<name>.json.
 # Other tables use their preset's agent.
 SHIPPED = {("partnership", 4): "partnership", ("classic", 2): "classic", ("house", 4): "house"}
-# The agent ``scratch``: PPO from random weights, configs/scratch_anneal.yaml's seed 0 (its config beside it).
-SCRATCH_MODEL = MODELS / "scratch_partnership.pt"
+# The agent ``scratch``: PPO from random weights by configs/scratch.yaml, one model per table it was
+# trained for, scratch_<table>.pt with its config beside it (``shipped_scratch`` picks one).
+SCRATCH_MODEL = MODELS / "scratch_partnership.pt"  # the partnership table's
 
 
 class TableWarning(UserWarning):
@@ -59,6 +62,55 @@ def shipped_model(rules: Rules | None, kind: str = "ppo") -> Path:
             (f for (preset, _), f in SHIPPED.items() if preset == rules.preset_name), SHIPPED[("partnership", 4)]
         )
     return MODELS / (f"ppo_{name}.pt" if kind == "ppo" else f"tuned_{name}.json")
+
+
+@functools.cache
+def scratch_tables() -> tuple[tuple[Path, Rules], ...]:
+    """Every shipped ``scratch`` model with the rules it was trained on (read once)."""
+    import torch
+
+    found = []
+    for path in sorted(MODELS.glob("scratch_*.pt")):
+        saved = torch.load(path, map_location="cpu", weights_only=False)
+        found.append((path, Rules.from_dict(saved["rules"])))
+    return tuple(found)
+
+
+def shipped_scratch(rules: Rules | None) -> Path:
+    """The shipped ``scratch`` model trained for exactly these rules (every setting the same;
+    None: the partnership preset), or a one-line ``ValueError`` naming the tables there are and
+    the command that trains one for this table."""
+    rules = rules or Rules.preset("partnership")
+    tables = scratch_tables()
+    for path, trained_on in tables:
+        if trained_on.to_dict() == rules.to_dict():
+            return path
+    there = "; ".join(table_summary(r) for _, r in tables)
+    sets = " ".join(f"--set {key}={value}" for key, value in table_settings(rules).items())
+    raise ValueError(
+        f"no shipped scratch agent for this table ({table_summary(rules)}; shipped for: {there}): train one with "
+        f"'handfoot train --config configs/scratch.yaml {sets}' and play it as scratch:runs/scratch/model.pt"
+    )
+
+
+def table_settings(rules: Rules) -> dict[str, str]:
+    """A table as a config's settings: its preset, and each rule that differs from the preset's."""
+    settings = {"preset": rules.preset_name}
+    if rules.num_players != Rules.preset(rules.preset_name).num_players:
+        settings["rules.num_players"] = str(rules.num_players)
+    # what follows from the number of players (decks, house's teams) is the preset's, not a change
+    preset = Rules.preset(rules.preset_name, num_players=rules.num_players).to_dict()
+    for key, value in rules.to_dict().items():
+        if preset.get(key) != value:
+            settings[f"rules.{key}"] = json.dumps(value)
+    return settings
+
+
+def table_summary(rules: Rules) -> str:
+    """A table in a few words: its preset, players, and the settings that differ from the preset."""
+    changed = [f"{k.removeprefix('rules.')}={v}" for k, v in table_settings(rules).items() if k.startswith("rules.")]
+    changed = [c for c in changed if not c.startswith("num_players=")]
+    return f"{rules.preset_name}, {rules.num_players} players" + (f", {', '.join(changed)}" if changed else "")
 
 
 def load_tuned(path: str | Path | None = None, rules: Rules | None = None, name: str = "tuned"):

@@ -9,9 +9,9 @@ from handfoot_env.rules import Rules
 
 moved.install()  # 0.4's module paths still import, with a warning naming the new place
 
-# 0.4.0: keep_wilds; 0.3.0: the observation grew seat_known.  The variations (layout version 2) are
-# to be 0.5.0: the version goes up with the regenerated leaderboard (its anchors name the version).
-__version__ = "0.4.0"
+# What each version changed: CHANGELOG.md.  The benchmark's stored anchors name the version they
+# were made with (agents/models/leaderboard.json: scripts/leaderboard.py regenerates them).
+__version__ = "0.4.0"  # 0.5.0 with the leaderboard regenerated (its anchors name the version)
 __all__ = ["GYMNASIUM_ID", "Rules", "__version__", "env", "raw_env"]
 
 # gymnasium.make(GYMNASIUM_ID, preset="partnership", opponent="heuristic"): one game;

@@ -6,7 +6,7 @@ section of ``docs/rules.md`` ("Opening", "`house`"...) that says each preset val
 
 * ``classic``      2-6 players, each alone, players + 1 decks, 11/11.
 * ``partnership``  4 players in two teams (seats 0+2, 1+3), 5 decks, 11/11; or 6 players in
-                   three teams (seats 0+3, 1+4, 2+5), 6 decks.
+                   three teams (seats 0+3, 1+4, 2+5), 7 decks.
 * ``house``        2 alone or 4 in teams, 5 decks, 13/13, runs, red and black canastas,
                    books of 2s, one card plus the top discard, games to 20,000.
 
@@ -129,8 +129,6 @@ class Rules:
         _check_field_names(overrides)
         if name == "house" and overrides.get("num_players") == 4 and "partnerships" not in overrides:
             fields["partnerships"] = True  # house is 2 alone or 4 in two teams
-        if name == "partnership" and overrides.get("num_players") == 6 and "num_decks" not in overrides:
-            fields["num_decks"] = 6  # six players in three teams play six decks ("Variations")
         fields.update(overrides)
         return cls(preset_name=name, **fields)
 
@@ -304,7 +302,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "partnership": dict(
         num_players=4,
         partnerships=True,
-        num_decks=5,  # five decks, 270 cards
+        # num_decks: one more deck than players, as for every preset by default: five decks (270
+        # cards) for four players, seven for six in three teams ("Six players in three teams").
         pile_upcard=False,  # the discard pile starts empty ("Taking the discard pile")
         pile_min_size=0,  # no minimum pile size ("Taking the discard pile")
         take_requires_opened=False,  # the take may open, with the staged groups ("Taking the discard pile")

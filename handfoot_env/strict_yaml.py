@@ -1,4 +1,9 @@
-"""YAML as users write it, read strictly: a key written twice is an error, not a silent overwrite."""
+"""YAML as users write it, read strictly: a key written twice is an error, not a silent overwrite.
+
+Data that may come from anywhere (a record's scenario, opened by the web table) is also read
+without aliases: a few hundred bytes of nested aliases (``&a [*b, *b, ...]``) name a value of
+any size, which the loader would build and an error message would then quote.
+"""
 
 from __future__ import annotations
 
@@ -24,10 +29,20 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-def load_yaml(text: str, where: str) -> Any:
-    """Parse ``text``; any error (bad syntax, a duplicate key) is a ``ValueError`` naming ``where``."""
+class _NoAliasLoader(_UniqueKeyLoader):
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.events.AliasEvent):
+            raise yaml.composer.ComposerError(
+                None, None, "an alias (*name) is not allowed here: write the value out", self.peek_event().start_mark
+            )
+        return super().compose_node(parent, index)
+
+
+def load_yaml(text: str, where: str, aliases: bool = True) -> Any:
+    """Parse ``text``; any error (bad syntax, a duplicate key, an alias where ``aliases`` is
+    False) is a ``ValueError`` naming ``where``."""
     try:
-        return yaml.load(text, Loader=_UniqueKeyLoader)
+        return yaml.load(text, Loader=_UniqueKeyLoader if aliases else _NoAliasLoader)
     except yaml.YAMLError as exc:
         detail = " ".join(str(exc).split())
         raise ValueError(f"{where} is not valid YAML: {detail}") from None

@@ -149,7 +149,7 @@ class EagerAgent:
         return priority.argmax(axis=1)
 
 
-def make_policy(name: str, seed: int = 0, rules: Rules | None = None):
+def fuzz_player(name: str, seed: int = 0, rules: Rules | None = None):
     """A fuzz policy by name: ``eager``, or any agent's name (``mixed`` is built per
     configuration by :class:`SeatPolicies`)."""
     if name == "eager":
@@ -171,11 +171,11 @@ class SeatPolicies:
         if name == "mixed":
             pool = list(MIXED_POOL)
             try:
-                self.agents = [make_policy(n, seed + i, rules) for i, n in enumerate(pool + ["ppo"])]
+                self.agents = [fuzz_player(n, seed + i, rules) for i, n in enumerate(pool + ["ppo"])]
             except ValueError:  # no trained agent here (the training extras are missing)
-                self.agents = [make_policy(n, seed + i, rules) for i, n in enumerate(pool)]
+                self.agents = [fuzz_player(n, seed + i, rules) for i, n in enumerate(pool)]
         else:
-            self.agents = [make_policy(name, seed, rules)]
+            self.agents = [fuzz_player(name, seed, rules)]
         self.num_players = num_players
         self.seat_policy = np.zeros((0, num_players), dtype=np.int64)
 
@@ -524,8 +524,8 @@ __all__ = [
     "FuzzReport",
     "config_label",
     "default_configs",
+    "fuzz_player",
     "fuzz_reference",
     "fuzz_vector",
-    "make_policy",
     "preset_configs",
 ]

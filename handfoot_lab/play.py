@@ -180,8 +180,10 @@ def checked_run(game: Game, text: str) -> list[int]:
     """``parse_run``'s actions, played on a copy first: all of them are legal, or none is played."""
     actions = parse_run(game, text)
     trial = copy.deepcopy(game)
-    for action in actions:
+    for index, action in enumerate(actions):
         _try(trial, action, len(actions) > 1)
+        if index < len(actions) - 1:
+            _stop_at_the_foot(game, trial, action)
     return actions
 
 
@@ -194,10 +196,13 @@ def parse_meld(game: Game, text: str) -> list[int]:
         raise CommandError("meld what? e.g. m K K K")
     trial = copy.deepcopy(game)
     actions: list[int] = []
-    for chunk in chunks:
-        for action in _parse_meld_chunk(trial, chunk):
+    for number, chunk in enumerate(chunks, 1):
+        chunk_actions = _parse_meld_chunk(trial, chunk)
+        for index, action in enumerate(chunk_actions):
             _try(trial, action, len(chunks) > 1 or len(actions) > 0)
             actions.append(action)
+            if number < len(chunks) or index < len(chunk_actions) - 1:
+                _stop_at_the_foot(game, trial, action)
     return actions
 
 
@@ -208,6 +213,17 @@ def _try(trial: Game, action: int, several: bool) -> None:
         whole = "; nothing was played" if several else ""
         raise CommandError(f"{A.describe(action, trial.rules)}: {reason}{whole}")
     trial.step(action)
+
+
+def _stop_at_the_foot(game: Game, trial: Game, action: int) -> None:
+    """Refuse the rest of a command once ``action`` has used up the hand: the trial has picked
+    up the foot, whose cards the person has not seen, and checking more against them would
+    tell the person what the foot holds without playing anything."""
+    if trial.seats[trial.current].on_foot and not game.seats[game.current].on_foot:
+        raise CommandError(
+            f"{A.describe(action, trial.rules)} uses up your hand: meld from your foot once you hold it; "
+            "nothing was played"
+        )
 
 
 def _parse_meld_chunk(game: Game, chunk: str) -> list[int]:
@@ -270,13 +286,41 @@ def parse_discard(game: Game, token: str) -> int:
     return A.discard_suited(suit, rank_of(kind))
 
 
+# While the partner's "may I go out?" stands, the person to act is the asked partner, but the
+# turn is still the asker's: its hand, its staged melds.  A move typed then is refused in these
+# words, before anything reads that hand, so no refusal can tell the person a card of it.
+QUESTION_STANDS = "your partner asks: may I go out? Answer yes or no first"
+ANSWERS = (A.ANSWER_YES, A.ANSWER_NO)
+MOVE_VERBS = ("s", "p", "d", "m", "r", "ask", "yes", "no", "a")
+
+
+def question_stands(game: Game) -> bool:
+    """Whether the seat to act answers a partner's question rather than plays its own turn."""
+    return game.mover != game.current
+
+
+def check_answer_only(game: Game, actions: list[int]) -> None:
+    """Refuse (:data:`QUESTION_STANDS`) any move but an answer while a question stands."""
+    if question_stands(game) and any(action not in ANSWERS for action in actions):
+        raise CommandError(QUESTION_STANDS)
+
+
 def parse_command(game: Game, line: str) -> tuple[str, list[int]]:
-    """(verb, actions) for one line of input."""
+    """(verb, actions) for one line of input.  While a partner's question stands only an
+    answer is read as a move (``yes``, ``no``, or their ``a`` index); other moves are refused
+    in the same words whatever the asker holds."""
     line = line.strip()
     if not line:
         return "noop", []
     verb, _, rest = line.partition(" ")
     verb = verb.lower()
+    if verb in MOVE_VERBS and question_stands(game):
+        answer = {"yes": A.ANSWER_YES, "no": A.ANSWER_NO}.get(verb)
+        if verb == "a" and rest.strip() in (str(A.ANSWER_YES), str(A.ANSWER_NO)):
+            answer = int(rest.strip())
+        if answer is None:
+            raise CommandError(QUESTION_STANDS)
+        return "move", [answer]
     if verb in ("s", "p"):
         return "move", [A.DRAW if verb == "s" else A.TAKE_PILE]
     if verb == "d":
@@ -400,14 +444,22 @@ class PlaySession:
         return 0
 
     def _agent_turn(self) -> None:
+        """An agent's moves, each printed but its staging: staged melds stay in its hand, unseen,
+        and go back there unless they reach the opening minimum (docs/rules.md "Opening"); the
+        opening itself is said, and the table drawn at the person's turn shows its melds."""
         seat = self.game.mover
+        owner = self.rules.owner_of(seat)
         while self.game.mover == seat and not self.game.is_over:
             deal = self.game.deal_index
             action = agent_move(self.agents[seat], self.game)
-            self.write(f"  seat {seat}: {A.describe(action, self.rules)}")
+            opened = self.game.sides[owner].opened
+            if opened or A.decode(action).kind not in A.MELD_KINDS:
+                self.write(f"  seat {seat}: {A.describe(action, self.rules)}")
             self.game.step(action)
             if self.game.deal_index != deal:
                 break
+            if not opened and self.game.sides[owner].opened:
+                self.write(f"  seat {seat} opens: its melds go down (the table shows them)")
 
     def _human_turn(self) -> bool:
         """One turn of the person; False if they quit."""

@@ -22,21 +22,21 @@ python -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 'no C
 handfoot warmup
 
 say "the classic recipe ([128, 128], 512 games): cpu with 1 torch thread, then cuda"
-handfoot bench --train --config configs/residual_classic_anneal.yaml --set device=cpu --train-steps $bench
-handfoot bench --train --config configs/residual_classic_anneal.yaml --set device=cuda --train-steps $bench
+handfoot bench --train --config configs/experiments/residual_classic_anneal.yaml --set device=cpu --train-steps $bench
+handfoot bench --train --config configs/experiments/residual_classic_anneal.yaml --set device=cuda --train-steps $bench
 say "a wide network ([1024, 1024], partnership from scratch): cpu with 8 torch threads, then cuda"
-handfoot bench --train --config configs/scratch.yaml --set 'network.arch=[1024,1024]' --set threads=8 \
+handfoot bench --train --config configs/experiments/scratch.yaml --set 'network.arch=[1024,1024]' --set threads=8 \
     --set device=cpu --train-steps $((bench / 2))
-handfoot bench --train --config configs/scratch.yaml --set 'network.arch=[1024,1024]' --set device=cuda \
+handfoot bench --train --config configs/experiments/scratch.yaml --set 'network.arch=[1024,1024]' --set device=cuda \
     --train-steps $((bench / 2))
 
 say "PPO on cuda with checkpoints, then resumed"
-handfoot train --config configs/residual_classic_anneal.yaml --set name=cuda_ppo --set device=cuda \
+handfoot train --config configs/experiments/residual_classic_anneal.yaml --set name=cuda_ppo --set device=cuda \
     --set total_timesteps=$steps --set checkpoint_every=$((steps / 3)) "${short[@]}"
-handfoot train --config configs/residual_classic_anneal.yaml --set name=cuda_ppo --set device=cuda \
+handfoot train --config configs/experiments/residual_classic_anneal.yaml --set name=cuda_ppo --set device=cuda \
     --set total_timesteps=$((steps * 4 / 3)) --set checkpoint_every=$((steps / 3)) "${short[@]}" --resume
 say "Deep Monte-Carlo on cuda, self-play snapshots among the opponents"
-handfoot train --config configs/scratch_dmc.yaml --set name=cuda_dmc --set device=cuda \
+handfoot train --config configs/experiments/scratch_dmc.yaml --set name=cuda_dmc --set device=cuda \
     --set total_timesteps=$steps --set league.snapshot_every=$((steps / 3)) "${short[@]}"
 say "the main job's recipe under device auto (search and imitation shortened)"
 handfoot train --config configs/quick.yaml --set name=cuda_quick --set device=auto --set total_timesteps=$((steps / 3)) \

@@ -1,6 +1,6 @@
 """The lab loop: everything around learning, for every algorithm (``train/algorithms/``).
 
-    handfoot train --config configs/scratch.yaml [--set key=value] [--resume]
+    handfoot train --config configs/experiments/scratch.yaml [--set key=value] [--resume]
 
 1. **Before learning** (``warm_start.py``): the input scaling from whole games; optionally a
    search over the heuristic's numbers and imitation of the variant found.

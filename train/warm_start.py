@@ -9,7 +9,7 @@
 2. **Imitation** (``imitation.decisions``): the actor imitates that heuristic on its own
    games (``imitation.py``).
 
-A from-scratch run (``configs/scratch.yaml``) does step 0 only.
+A from-scratch run (``configs/experiments/scratch.yaml``) does step 0 only.
 """
 
 from __future__ import annotations

@@ -165,7 +165,8 @@ def build_scenario(source: str | dict) -> tuple[Game, bool]:
     """The scenario's position, and whether the deal starts there (``start: true``), in
     which case the caller opens it with ``Game.open_deal`` (so both engines can)."""
     try:
-        data = load_yaml(source, "the scenario") if isinstance(source, str) else source
+        # A scenario is data (a record's may come from anywhere): no YAML aliases (strict_yaml).
+        data = load_yaml(source, "the scenario", aliases=False) if isinstance(source, str) else source
     except ValueError as exc:
         raise ScenarioError(str(exc)) from None
     if not isinstance(data, dict):

@@ -7,6 +7,7 @@ from handfoot_lab.commands import (
     benchmark,
     demo,
     evaluate,
+    exploit,
     fuzz,
     game,
     play,
@@ -19,6 +20,22 @@ from handfoot_lab.commands import (
 )
 
 # In the order ``handfoot --help`` lists them.
-COMMANDS = (demo, game, replay, fuzz, bench, evaluate, benchmark, train, tune, play, serve, warmup, actions, rules)
+COMMANDS = (
+    demo,
+    game,
+    replay,
+    fuzz,
+    bench,
+    evaluate,
+    benchmark,
+    train,
+    exploit,
+    tune,
+    play,
+    serve,
+    warmup,
+    actions,
+    rules,
+)
 
 __all__ = ["COMMANDS"]

@@ -58,13 +58,13 @@ def _fuzz_one(job: tuple) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     """Whole games under a policy: invariants at every step (reference), or both engines compared (vector)."""
-    from handfoot_lab.fuzz import CORNERS, default_configs, make_policy
+    from handfoot_lab.fuzz import CORNERS, default_configs, fuzz_player
 
     require_positive(args, "games", "steps", "jobs")
     chosen = args.preset or args.players or args.deals or args.rule
     configs = [rules_from_args(args)] if chosen else default_configs()
     if args.policy != "mixed":
-        make_policy(args.policy, rules=configs[0])  # a clear error now rather than in every worker
+        fuzz_player(args.policy, rules=configs[0])  # a clear error now rather than in every worker
     size = args.games if args.engine == "reference" else max(1, args.steps // len(configs))
     jobs = [
         (args.engine, rules.to_dict(), args.policy, size, args.seed, args.jobs == 1 and not args.json)

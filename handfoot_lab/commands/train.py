@@ -1,4 +1,4 @@
-"""``handfoot train``: PPO training from a YAML config, then its evaluation table."""
+"""``handfoot train``: training from a YAML config, then its evaluation table."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ def add_parser(sub) -> None:
     p = sub.add_parser(
         "train",
         help="self-play PPO training with a warm start, evaluations and checkpoints",
-        description="Train an agent with a YAML config (configs/quick.yaml, full.yaml, classic.yaml, "
-        "house.yaml): warm start, PPO against a league, duplicate evaluations, "
+        description="Train an agent with a YAML config (configs/: quick.yaml to start, scratch.yaml from "
+        "random weights for any table, ppo_<preset>.yaml the shipped agents): warm start, PPO against a league, "
+        "duplicate evaluations, "
         "checkpoints; Ctrl-C saves, --resume continues. Prints the final evaluation.",
     )
-    p.add_argument("--config", help="YAML config (configs/quick.yaml, configs/full.yaml)")
+    p.add_argument("--config", help="YAML config (configs/quick.yaml, configs/scratch.yaml, ...)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
     p.add_argument(
         "--resume",

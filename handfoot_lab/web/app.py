@@ -6,8 +6,11 @@ know.  A game played here without a seed deals from an unpredictable one (62 bit
 ``secrets``); its record, which holds the seed, is given only once the game is over; the
 agents and the Coach draw their randomness from a secret the server picks when it starts.
 A watched game or a replay shows hidden cards only when asked (``reveal=1``).  Every
-refusal — an illegal or stale move, an unknown table, a body that is not JSON — is a
-status code and ``{"error": "<one clear line>"}``, the game unchanged.
+refusal — an illegal or stale move, an unknown table, a body that is not JSON, a number too
+large — is a status code and ``{"error": "<one clear line>"}``, the game unchanged
+(``inputs.py``).  Strangers cannot push a game out: tables are limited per client address
+and in all, and a new one past a limit is refused (429, 503) rather than an old one dropped
+(``sessions.py``); a record to replay is limited in size and in the time its replay takes.
 
     POST /api/play    {preset, players, rules, opponents, partner, hint, seed}    a new game against agents
     POST /api/act     {turn, action | command}                                    your move, then theirs
@@ -30,11 +33,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import secrets
 import threading
 import typing
-from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -47,49 +48,18 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from agents import AGENT_NAMES, AgentFault
-from handfoot_env.cards import check_seed
+from handfoot_env.cards import MAX_SEED, check_seed
 from handfoot_env.render.rules_doc import FIELD_DOCS
 from handfoot_env.rules import KERNEL_CHOICES, PRESET_NAMES, Rules
 from handfoot_lab.play import unpredictable_seed
-from handfoot_lab.web.tables import PlayTable, Refused, ReplayTable, WatchTable
+from handfoot_lab.web.inputs import Refused, quoted, read_body, small_whole_number
+from handfoot_lab.web.sessions import DEFAULT_LIMITS, Limits, Tables
+from handfoot_lab.web.tables import PlayTable, ReplayTable, WatchTable
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "handfoot_session"
-MAX_TABLES = 256  # the oldest sessions' tables go first
-
-
-class Tables:
-    """The tables of the sessions, the least recently used dropped beyond ``MAX_TABLES``."""
-
-    def __init__(self):
-        self.by_session: OrderedDict[str, Any] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, session: str | None):
-        with self.lock:
-            table = self.by_session.get(session) if session else None
-            if table is None:
-                raise Refused("no game for this browser session: start one (it may have ended with the server)", 404)
-            self.by_session.move_to_end(session)
-            return table
-
-    def put(self, session: str, table) -> None:
-        with self.lock:
-            self.by_session[session] = table
-            self.by_session.move_to_end(session)
-            while len(self.by_session) > MAX_TABLES:
-                self.by_session.popitem(last=False)
-
-
-async def body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    try:
-        data = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise Refused("the request body is not valid JSON (or nests too deeply)") from None
-    if not isinstance(data, dict):
-        raise Refused("the request body must be a JSON object")
-    return data
+RECORD_BODY_LIMIT = 1024 * 1024  # bytes of a record to replay (a 30-deal house game needs about 100 KB)
+REPLAYS_AT_ONCE = 2  # records being opened at one time; more wait their turn with a 503
 
 
 # The rules settings a page may change: the fields of Rules that one control can edit, known by
@@ -115,8 +85,16 @@ def settable_fields() -> tuple[str, ...]:
     )
 
 
+def readable(name: str) -> str:
+    """A rules field's name as a form's label: ``pile_take_count`` is "Pile take count",
+    ``num_decks`` "Number of decks" (the field's name stays the one vocabulary; this only
+    spells it out)."""
+    words = ["number of" if word == "num" else word for word in name.split("_")]
+    return " ".join(words).capitalize()
+
+
 def page_settings() -> list[dict[str, Any]]:
-    """Each setting of :func:`settable_fields` as a page draws its control: its name, what it is
+    """Each setting of :func:`settable_fields` as a page draws its control: its name and label, what it is
     and its values (the "Variations" table of docs/rules.md, ``rules_doc.FIELD_DOCS``), its
     control, and its default in each preset at each player count (``defaults[preset]["4"]``:
     ``num_decks`` follows the player count)."""
@@ -128,6 +106,7 @@ def page_settings() -> list[dict[str, Any]]:
         control, nullable = CONTROLS[hints[name]]
         setting = {
             "name": name,
+            "label": readable(name),
             "about": about,
             "values": values,
             "control": control,
@@ -147,23 +126,23 @@ def rules_from(data: dict[str, Any]) -> Rules:
     """The rules of a new table: ``preset`` at ``players``, changed by ``rules``; a bad setting is
     refused in the words of ``Rules``, which names the field."""
     preset = data.get("preset", "partnership")
-    if preset not in PRESET_NAMES:
-        raise Refused(f"unknown preset {preset!r}: choose one of {', '.join(PRESET_NAMES)}")
+    if not isinstance(preset, str) or preset not in PRESET_NAMES:
+        raise Refused(f"unknown preset {quoted(preset)}: choose one of {', '.join(PRESET_NAMES)}")
     changes = data.get("rules")
     changes = {} if changes is None else changes
     if not isinstance(changes, dict):
-        raise Refused(f"'rules' must be an object of settings, e.g. {{\"num_deals\": 1}}, got {changes!r}")
+        raise Refused(f"'rules' must be an object of settings, e.g. {{\"num_deals\": 1}}, got {quoted(changes)}")
     for name in changes:
         if name not in settable_fields():
             known = name in {field.name for field in dataclasses.fields(Rules)}
             what = "cannot be changed in 'rules'" if known else "is unknown"
-            raise Refused(f"rules field {name!r} {what}: GET /api/options lists the settings 'rules' may change")
-    players = data.get("players")
+            raise Refused(f"rules field {quoted(name)} {what}: GET /api/options lists the settings 'rules' may change")
+    players = small_whole_number(data.get("players"), "'players'", most_digits=2)
     try:
-        if players not in (None, ""):
-            changes = {**changes, "num_players": int(players)}
+        if players is not None:
+            changes = {**changes, "num_players": players}
         return Rules.from_overrides(preset, changes)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         raise Refused(str(exc)) from None
 
 
@@ -172,7 +151,7 @@ def agent_name(data: dict[str, Any], key: str, default: str, offered: Sequence[s
     # Only the offered names: a page must not make the server load files (ppo:PATH) or code
     # (py:...) of its choosing; those the server was started with (serve --agent) are offered.
     if not isinstance(name, str) or name not in offered:
-        raise Refused(f"'{key}' must be one of {', '.join(offered)}, got {name!r}")
+        raise Refused(f"'{key}' must be one of {', '.join(offered)}, got {quoted(name)}")
     return name
 
 
@@ -200,27 +179,35 @@ def seed_from(data: dict[str, Any]) -> int:
     seed = data.get("seed")
     if seed is None or seed == "":
         return unpredictable_seed()
-    if isinstance(seed, str) and seed.isascii() and seed.isdigit():
-        seed = int(seed)
+    if isinstance(seed, str) and seed.isascii() and seed.isdigit() and len(seed) <= 20:
+        seed = int(seed)  # more digits than an int64 holds are refused below, never converted
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise Refused(f"'seed' must be a whole number from 0 to {MAX_SEED} (or its digits as text), got {quoted(seed)}")
     try:
         return check_seed(seed, "'seed'")
     except ValueError as exc:
         raise Refused(str(exc)) from None
 
 
-def create_app(secret: int | None = None, agents: Sequence[str] = AGENT_NAMES) -> Starlette:
+def create_app(
+    secret: int | None = None, agents: Sequence[str] = AGENT_NAMES, limits: Limits = DEFAULT_LIMITS
+) -> Starlette:
     """The app; ``secret`` (drawn with ``secrets`` when not given: tests pin it) seeds the
     agents and the Coach's redeals, so that their moves say nothing of a game's seed;
-    ``agents``: the names a page may choose from."""
-    tables = Tables()
+    ``agents``: the names a page may choose from; ``limits``: how many tables it keeps."""
+    tables = Tables(limits)
     offered = tuple(agents)
     secret = secrets.randbits(128) if secret is None else secret
     settings = page_settings()
+    replays = threading.BoundedSemaphore(REPLAYS_AT_ONCE)
 
-    def opened(table) -> Response:
-        """The first answer of a new table, with the cookie of its new session."""
-        session = secrets.token_urlsafe(16)
-        tables.put(session, table)
+    async def opened(request: Request, build, *args) -> Response:
+        """A new table for the request's browser: room for it first (or one line: 429, 503),
+        then ``build(*args)`` in a worker thread; the answer carries its new session's cookie."""
+        client = request.client.host if request.client else "unknown"
+        with tables.opening(client, replacing=request.cookies.get(COOKIE)) as seat:
+            table = await run_in_threadpool(build, *args)
+            session = seat(table)
         response = JSONResponse(table.state())
         response.set_cookie(COOKIE, session, httponly=True, samesite="strict")
         return response
@@ -238,14 +225,11 @@ def create_app(secret: int | None = None, agents: Sequence[str] = AGENT_NAMES) -
         return JSONResponse(await run_in_threadpool(locked, table, work, *args))
 
     def seat_and_reveal(request: Request, table) -> tuple[int | None, bool]:
-        seat, reveal = request.query_params.get("seat"), request.query_params.get("reveal", "0")
-        if seat not in (None, ""):
-            if not seat.isdigit() or not 0 <= int(seat) < table.game.rules.num_players:
-                raise Refused(f"'seat' must be a seat from 0 to {table.game.rules.num_players - 1}")
-            seat = int(seat)
-        else:
-            seat = None
-        return seat, reveal in ("1", "true", "yes")
+        players = table.game.rules.num_players
+        seat = small_whole_number(request.query_params.get("seat"), "'seat'", most_digits=2)
+        if seat is not None and seat >= players:
+            raise Refused(f"'seat' must be a seat from 0 to {players - 1}")
+        return seat, request.query_params.get("reveal", "0") in ("1", "true", "yes")
 
     def state_of(table, request: Request) -> dict[str, Any]:
         if table.kind == "play":
@@ -255,6 +239,15 @@ def create_app(secret: int | None = None, agents: Sequence[str] = AGENT_NAMES) -
     def moved(table, request: Request, move, *args) -> dict[str, Any]:
         move(*args)
         return state_of(table, request)
+
+    def open_record(record: Any) -> ReplayTable:
+        """A replay of ``record``, at most ``REPLAYS_AT_ONCE`` being opened at one time."""
+        if not replays.acquire(blocking=False):
+            raise Refused("the server is busy opening other records: try again in a moment", 503)
+        try:
+            return ReplayTable(record)
+        finally:
+            replays.release()
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
@@ -272,23 +265,15 @@ def create_app(secret: int | None = None, agents: Sequence[str] = AGENT_NAMES) -
         )
 
     async def play(request: Request) -> Response:
-        data = await body(request)
+        data = await read_body(request)
         rules = rules_from(data)
-        partner = agent_name(data, "partner", "heuristic", offered)
-        return opened(
-            await run_in_threadpool(
-                PlayTable,
-                rules,
-                seed_from(data),
-                agent_name(data, "opponents", "heuristic", offered),
-                partner,
-                agent_name(data, "hint", "heuristic", offered),
-                secret,
-            )
+        opponents, partner, hint = (
+            agent_name(data, key, "heuristic", offered) for key in ("opponents", "partner", "hint")
         )
+        return await opened(request, PlayTable, rules, seed_from(data), opponents, partner, hint, secret)
 
     async def act(request: Request) -> Response:
-        data = await body(request)
+        data = await read_body(request)
         table = table_of(request, "play", "this session is watching or replaying: start a game to play")
         return await under_lock(table, table.act, data.get("turn"), data.get("action"), data.get("command"))
 
@@ -297,28 +282,25 @@ def create_app(secret: int | None = None, agents: Sequence[str] = AGENT_NAMES) -
         return await under_lock(table, table.hint)
 
     async def watch(request: Request) -> Response:
-        data = await body(request)
+        data = await read_body(request)
         rules = rules_from(data)
         names = data.get("agents", ["heuristic", "greedy"])
-        if not isinstance(names, list) or not names:
+        if not isinstance(names, list) or not 1 <= len(names) <= rules.num_players:
             raise Refused("'agents' must be a list of agent names, one per seat (cycled)")
-        return opened(
-            await run_in_threadpool(
-                WatchTable, rules, seed_from(data), [agent_name({"a": n}, "a", "", offered) for n in names], secret
-            )
-        )
+        names = [agent_name({"a": n}, "a", "", offered) for n in names]
+        return await opened(request, WatchTable, rules, seed_from(data), names, secret)
 
     async def advance(request: Request) -> Response:
-        data = await body(request)
+        data = await read_body(request)
         table = table_of(request, "watch", "only a watched game advances on its own")
         return await under_lock(table, moved, table, request, table.advance, data.get("steps", 1))
 
     async def replay(request: Request) -> Response:
-        data = await body(request)
-        return opened(await run_in_threadpool(ReplayTable, data.get("record", data)))
+        data = await read_body(request, RECORD_BODY_LIMIT)
+        return await opened(request, open_record, data.get("record", data))
 
     async def goto(request: Request) -> Response:
-        data = await body(request)
+        data = await read_body(request)
         table = table_of(request, "replay", "only a replay moves to a step")
         return await under_lock(table, moved, table, request, table.goto, data.get("step"), data.get("deal"))
 
@@ -332,8 +314,8 @@ def create_app(secret: int | None = None, agents: Sequence[str] = AGENT_NAMES) -
             raise Refused("a replay is a record already", 409)
         # A game being played answers only once it is over (PlayTable.record); a watcher sees
         # every card anyway.
-        with table.lock:
-            return JSONResponse(table.record(), headers={"Content-Disposition": 'attachment; filename="handfoot.json"'})
+        record = await run_in_threadpool(locked, table, table.record)
+        return JSONResponse(record, headers={"Content-Disposition": 'attachment; filename="handfoot.json"'})
 
     async def refused(request: Request, exc: Refused) -> Response:
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
@@ -360,9 +342,11 @@ def create_app(secret: int | None = None, agents: Sequence[str] = AGENT_NAMES) -
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8765, agents: Sequence[str] = AGENT_NAMES) -> None:
+def serve(
+    host: str = "127.0.0.1", port: int = 8765, agents: Sequence[str] = AGENT_NAMES, limits: Limits = DEFAULT_LIMITS
+) -> None:
     """Run the app with uvicorn until Ctrl-C; a port that cannot be had is one clear error;
-    ``agents``: the names the page offers."""
+    ``agents``: the names the page offers; ``limits``: how many tables it keeps."""
     import socket
 
     import uvicorn
@@ -372,8 +356,8 @@ def serve(host: str = "127.0.0.1", port: int = 8765, agents: Sequence[str] = AGE
     except OSError as exc:
         raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     print(f"handfoot: serving on http://{host}:{sock.getsockname()[1]}/  (Ctrl-C stops)", flush=True)
-    server = uvicorn.Server(uvicorn.Config(create_app(agents=agents), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(agents=agents, limits=limits), log_level="warning"))
     server.run(sockets=[sock])
 
 
-__all__ = ["create_app", "serve"]
+__all__ = ["Limits", "create_app", "serve"]

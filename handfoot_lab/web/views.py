@@ -2,9 +2,10 @@
 
 ``position(game, seat)`` holds the rules that differ from the preset's, the seat's own hand
 and staged cards, every table, the pile's top and size, the stock's size, each seat's hand and
-foot sizes, the scores and the score sheet, and the seat's legal moves (when it is to move) —
-never another hand, a foot's cards or the stock order.  ``reveal=True`` (replays only) adds
-every hand and foot.
+foot sizes, the scores and the score sheet (each deal's parts: cards melded, book bonuses, red
+threes, going out, cards held), what each side still needs to go out, and the seat's legal
+moves (when it is to move) — never another hand, a foot's cards or the stock order.
+``reveal=True`` (replays only) adds every hand and foot.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from typing import Any
 from handfoot_env import actions as A
 from handfoot_env.cards import CARD_KIND, FIRST_NATURAL, KIND_NAMES, NUM_KINDS, NUM_SUITS, SUIT_LETTERS, card_name
 from handfoot_env.reference import Game
-from handfoot_env.reference.state import Group, Run, TwosBook
+from handfoot_env.reference.state import Group, Run, ThreesGroup, TwosBook, WildBook
 from handfoot_env.rules import Rules
 from handfoot_lab.play import command_for
+from handfoot_lab.web.words import move_words, still_needed_to_go_out
 
 # Cards are labels: "K", "10", "Jk", "2", "3b", "3r"; in house a natural carries its suit: "Kh".
 ORDER = [kind for kind in range(NUM_KINDS - 1, FIRST_NATURAL - 1, -1)] + [1, 0, 2, 3]  # A..4, 2, Jk, 3b, 3r
@@ -54,8 +56,12 @@ def _meld(meld) -> dict[str, Any]:
             "size": meld.size,
             "clean": True,
         }
-    assert isinstance(meld, TwosBook)
-    return {"type": "twos", "size": meld.size, "clean": True}
+    if isinstance(meld, TwosBook):
+        return {"type": "twos", "size": meld.size, "clean": True}
+    if isinstance(meld, WildBook):  # docs/rules.md "Variations": wild books
+        return {"type": "wild", "twos": meld.twos, "jokers": meld.jokers, "size": meld.size, "clean": False}
+    assert isinstance(meld, ThreesGroup)  # docs/rules.md "Variations": threes as a book
+    return {"type": "threes", "size": meld.size, "clean": True}
 
 
 def changed_rules(rules: Rules) -> dict[str, Any]:
@@ -69,9 +75,16 @@ def changed_rules(rules: Rules) -> dict[str, Any]:
 
 
 def legal_moves(game: Game) -> list[dict[str, Any]]:
-    """The legal actions of the player to move: index, kind, words, and the typed command."""
+    """The legal actions of the player to move: index, kind, the page's words (``words.py``),
+    the engine's name of it, and the command the page sends for a meld or a discard."""
     return [
-        {"action": a, "kind": A.decode(a).kind, "text": A.describe(a, game.rules), "command": command_for(a, game)}
+        {
+            "action": a,
+            "kind": A.decode(a).kind,
+            "words": move_words(a, game),
+            "text": A.describe(a, game.rules),
+            "command": command_for(a, game),
+        }
         for a in game.legal_actions()
     ]
 
@@ -90,6 +103,7 @@ def position(game: Game, seat: int, reveal: bool = False, names: list[str] | Non
                 "total": game.totals[owner],
                 "opened": side.opened,
                 "minimum": game.minimum(owner),
+                "still_needed": still_needed_to_go_out(game, owner),  # books, to go out this deal
                 "red_threes": side.red_threes,
                 "books": [_meld(m) for m in side.groups if m.size >= book_size],
                 "melds": [_meld(m) for m in side.groups if m.size < book_size],
@@ -142,8 +156,14 @@ def position(game: Game, seat: int, reveal: bool = False, names: list[str] | Non
         "hand": cards_of(me.hand, me.hand_suits if suited else None),
         "staged": cards_of(staged, me.staged_suits if suited else None),
         "staged_value": me.staged_value,
-        "score_sheet": [
-            {"deal": d.deal_index + 1, "scores": list(d.scores), "ended_by": d.ended_by, "went_out": d.went_out}
+        "score_sheet": [  # each deal, and each side's parts of it (scoring.OwnerScore)
+            {
+                "deal": d.deal_index + 1,
+                "scores": list(d.scores),
+                "ended_by": d.ended_by,
+                "went_out": d.went_out,
+                "parts": d.to_dict()["owners"],
+            }
             for d in game.deal_results
         ],
         "legal": legal_moves(game) if game.mover == seat and not game.is_over else [],

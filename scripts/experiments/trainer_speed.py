@@ -11,9 +11,9 @@ the rounds interleave the rows so that a changing load hits every row alike.  Ro
 * ``old, scratch settings``: the same trainer with the from-scratch settings it can express
   (no advisor, 512 games, batch 8192; ``tuned`` is not an opponent it knows, the heuristic
   takes its share);
-* ``scratch``: ``configs/scratch.yaml`` (separate 256x256 actor and privileged critic, 2 epochs);
+* ``scratch``: ``configs/experiments/scratch.yaml`` (separate 256x256 actor and privileged critic, 2 epochs);
 * ``scratch, 1 epoch``: ``scratch.yaml`` with ``ppo.n_epochs: 1``, the network unchanged;
-* ``scratch_fast``: ``configs/scratch_fast.yaml`` (a 128x128 actor and privileged
+* ``scratch_fast``: ``configs/experiments/scratch_fast.yaml`` (a 128x128 actor and privileged
   critic, one epoch);
 * ``scratch, shared trunk, 1 epoch``: ``scratch.yaml`` with ``network.shared`` and ``ppo.n_epochs: 1``
   (a shared trunk has no critic of its own to read the hidden cards: ``privileged_critic`` off).
@@ -51,18 +51,25 @@ def rows(old: Path) -> dict[str, tuple[Path, list[str]]]:
             ["--config", str(old / "configs/quick.yaml"), "--set", "torch_threads=1"]
             + [arg for s in OLD_SCRATCH for arg in ("--set", s)],
         ),
-        "scratch": (HERE, ["--config", str(HERE / "configs/scratch.yaml"), "--set", "threads=1"]),
+        "scratch": (HERE, ["--config", str(HERE / "configs/experiments/scratch.yaml"), "--set", "threads=1"]),
         "scratch, 1 epoch": (
             HERE,
-            ["--config", str(HERE / "configs/scratch.yaml"), "--set", "threads=1", "--set", "ppo.n_epochs=1"],
+            [
+                "--config",
+                str(HERE / "configs/experiments/scratch.yaml"),
+                "--set",
+                "threads=1",
+                "--set",
+                "ppo.n_epochs=1",
+            ],
         ),
         "scratch_fast (128x128, 1 epoch)": (
             HERE,
-            ["--config", str(HERE / "configs/scratch_fast.yaml"), "--set", "threads=1"],
+            ["--config", str(HERE / "configs/experiments/scratch_fast.yaml"), "--set", "threads=1"],
         ),
         "scratch, shared trunk, 1 epoch": (
             HERE,
-            ["--config", str(HERE / "configs/scratch.yaml"), "--set", "threads=1"]
+            ["--config", str(HERE / "configs/experiments/scratch.yaml"), "--set", "threads=1"]
             + ["--set", "network.shared=true", "--set", "network.privileged_critic=false", "--set", "ppo.n_epochs=1"],
         ),
     }

@@ -6,19 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import (
-    AGENT_NAMES,
-    REGISTRY,
-    AgentKind,
-    ForeignAgent,
-    agent_model_file,
-    agent_usage,
-    check_agent_name,
-    is_foreign,
-    make_agent,
-    register,
-)
-from agents.trained import SCRATCH_MODEL, PPOAgent, shipped_model
+from agents import AGENT_NAMES, ForeignAgent, agent_model_file, check_agent_name, is_foreign, make_agent
+from agents.trained import SCRATCH_MODEL, PPOAgent, scratch_tables, shipped_model, shipped_scratch
 from handfoot_env.actions import NUM_ACTIONS
 from handfoot_env.baselines import BASELINE_NAMES
 from handfoot_env.observation import OBS_SIZE
@@ -69,7 +58,7 @@ def test_model_files_travel_with_their_names_and_py_agents_are_foreign(tmp_path)
     assert agent_model_file("ppo", rules) == shipped_model(rules, "ppo")
     assert agent_model_file("tuned", rules) == shipped_model(rules, "tuned")
     assert agent_model_file("ppo:/x/m.zip", rules).as_posix() == "/x/m.zip"
-    assert agent_model_file("scratch", rules) == SCRATCH_MODEL and SCRATCH_MODEL.exists()
+    assert agent_model_file("scratch", Rules.preset("partnership")) == SCRATCH_MODEL and SCRATCH_MODEL.exists()
     assert agent_model_file("heuristic", rules) is None and agent_model_file("py:a.py:make", rules) is None
     assert is_foreign("py:a.py:make") and is_foreign("cmd:./bot") and not any(is_foreign(n) for n in AGENT_NAMES)
 
@@ -100,30 +89,20 @@ def test_the_shipped_ppo_supports_its_own_tables_and_a_saved_one_only_its_own():
     assert saved.supports(rules) and not saved.supports(Rules.preset("partnership"))
 
 
-def test_scratch_is_the_partnership_agent_learned_from_scratch_and_warns_elsewhere():
+def test_scratch_is_the_model_learned_from_scratch_for_exactly_the_table_played():
     partnership = Rules.preset("partnership")
     agent = make_agent("scratch", rules=partnership)
     assert agent.name == "scratch" and agent.supports(partnership)
     assert not agent.policy.advisor  # nothing scripted inside it
-    with pytest.warns(UserWarning, match="trained on partnership with 4 players and plays classic"):
-        make_agent("scratch", rules=Rules.preset("classic"))
+    assert agent_model_file("scratch", partnership) == SCRATCH_MODEL
+    # every shipped scratch model is picked for its own table, and only for it
+    for path, trained_on in scratch_tables():
+        assert shipped_scratch(trained_on) == path
+        assert make_agent("scratch", rules=trained_on).supports(trained_on)
+    # a table none was trained for, even one setting away: one line naming the command that trains one
+    family_like = Rules.preset("partnership", num_players=6, wild_books=True)
+    with pytest.raises(ValueError, match="no shipped scratch agent for this table") as refused:
+        make_agent("scratch", rules=family_like)
+    message = str(refused.value)
+    assert "\n" not in message and "--set rules.num_players=6 --set rules.wild_books=true" in message
     assert make_agent(f"scratch:{SCRATCH_MODEL}", rules=partnership).name == f"scratch:{SCRATCH_MODEL}"
-
-
-def test_a_new_kind_joins_the_registry_once():
-    kind = AgentKind("always_first", "the first legal action", lambda a, seed, rules: _First())
-    register(kind)
-    try:
-        assert "always_first" in agent_usage()
-        assert make_agent("always_first").act(None, np.eye(3, NUM_ACTIONS, 2, dtype=bool)).tolist() == [2, 3, 4]
-        with pytest.raises(ValueError, match="cannot register"):
-            register(kind)
-    finally:
-        del REGISTRY["always_first"]
-
-
-class _First:
-    name = "always_first"
-
-    def act(self, observations, masks):
-        return np.asarray(masks).argmax(axis=1)

@@ -13,7 +13,7 @@ and the tuned heuristics were recorded with the code of layout version 1
 
 An agent shipped later is recorded by the code that ships it, ``write(["ppo partnership 4p"])``
 (the three ``ppo`` agents, residual agents of ``configs/residual*.yaml``: layout-version-2
-models with a prior) and ``scratch`` (``configs/scratch_anneal.yaml``, no prior), so that a later change
+models with a prior) and ``scratch`` (``configs/scratch.yaml``, no prior), so that a later change
 of the loader or the engine that changes their play fails here.
 """
 

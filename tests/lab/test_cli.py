@@ -38,6 +38,7 @@ QUICK = ["train", "--config", "configs/quick.yaml"]
 BAD_INPUTS = [
     # (arguments, what the one line must say); {tmp} is a fresh folder
     (["serve", "--port", "70000"], "--port must be from 1 to 65535"),
+    (["serve", "--tables-per-client", "0"], "table limits must be positive"),
     (["rules", "--rule", "wild_books"], "write it as FIELD=VALUE"),
     (["rules", "--rule", "colour=red"], "unknown rules field 'colour'"),
     (["rules", "--rule", "wild_books=maybe"], "must be true or false"),

@@ -224,3 +224,52 @@ def test_the_person_is_asked_when_the_partner_wants_to_go_out():
     text = "\n".join(output)
     assert "seat 2, your partner, asks: may I go out? (yes / no)" in text
     assert "seat 2: ask your partner: may I go out?" in text and session.game.deal_results == []
+
+
+def test_a_command_stops_where_the_hand_is_used_up():
+    """A command whose first group uses up the hand says so and plays nothing: checking the rest
+    against the foot, unseen until picked up, would tell what the foot holds."""
+    from handfoot_lab.play import CommandError
+
+    answers = []
+    for foot in ("Q Q Q 5 6 7 8 9 10 J A", "4 5 6 7 8 9 10 J A A K"):
+        game = scenario(f"""
+        preset: classic
+        seats: [{{hand: K K K, foot: {foot}}}, {{hand: random 11, foot: random 11}}]
+        tables: [{{opened: true, groups: [A A A]}}, {{}}]
+        """)
+        with pytest.raises(CommandError) as refused:
+            parse_command(game, "m K K K, Q Q Q")
+        answers.append(str(refused.value))
+        assert parse_command(game, "m K K K")[1] == [A.start_group(rank("K"), 0)]  # the hand alone is fine
+    assert answers[0] == answers[1] and "uses up your hand" in answers[0]
+
+
+def test_an_agents_staging_is_not_printed_only_its_opening():
+    """An opponent that stages K K K (short of the minimum) and takes it back prints exactly what
+    one staging Q Q Q would; an opening is said."""
+    from handfoot_env.reference.scenario import build_scenario
+
+    class Stager:  # draws, stages every group it can start, discards its lowest card
+        def act(self, observations, masks):
+            legal = [int(a) for a in np.flatnonzero(masks[0])]
+            starts = [a for a in legal if A.decode(a).kind == "start_group"]
+            if A.DRAW in legal:
+                return np.array([A.DRAW])
+            return np.array([starts[0] if starts else next(a for a in legal if A.decode(a).kind == "discard")])
+
+    printed = []
+    for hand in ("K K K 4 4 5", "Q Q Q 4 4 5", "K K K A A A 4 4 5"):
+        output: list[str] = []
+        lines = iter(["d 8\n", "q\n"])
+        session = PlaySession(Rules.preset("classic"), seed=1, readline=lines.__next__, write=output.append)
+        session.game, _ = build_scenario(f"""
+            preset: classic
+            seats: [{{hand: 5 6 7 8, foot: random 11}}, {{hand: {hand}, foot: random 11}}]
+            stock: 9 10 J 6 7 8 9 10 J 6 7 8
+            """)
+        session.agents[1] = Stager()
+        session.run()
+        printed.append([line for line in output if line.startswith("  seat 1")])
+    assert printed[0] == printed[1] == ["  seat 1: draw two from the stock", "  seat 1: discard 4"]
+    assert "  seat 1 opens: its melds go down (the table shows them)" in printed[2]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from helpers import fingerprint, play_random
@@ -138,6 +139,28 @@ def test_scenario_games_record_and_replay():
 def test_bad_scenarios_get_clear_errors(text, message):
     with pytest.raises(ScenarioError, match=message):
         load_scenario(text)
+
+
+def alias_bomb(levels: int) -> str:
+    """A scenario of a few hundred bytes whose aliases name 10**levels cards in one setting
+    (each list is named, then repeated ten times by the next)."""
+    lists = ["&a0 [K, K, K, K, K, K, K, K, K, K]"]
+    lists += [f"&a{level} [{', '.join([f'*a{level - 1}'] * 10)}]" for level in range(1, levels + 1)]
+    return f"preset: classic\nrules: {{num_deals: [{', '.join(lists)}]}}"
+
+
+def test_a_scenario_with_yaml_aliases_is_refused_at_once_in_a_line():
+    """A record's scenario is data from anywhere: its aliases are refused before any value is
+    built (a billion-laughs scenario had been expanded, and its value quoted in the error)."""
+    record = to_record(Game(Rules.preset("classic"), seed=1), scenario=alias_bomb(6))
+    start = time.perf_counter()
+    with pytest.raises(RecordError) as refused:
+        replay(record)
+    assert time.perf_counter() - start < 1
+    message = str(refused.value)
+    assert "alias" in message and "\n" not in message and len(message) < 400
+    with pytest.raises(ScenarioError, match="alias"):
+        load_scenario("seats: &s [{hand: 4}, {hand: 4}]\ntables: *s")
 
 
 def test_record_names_the_winners_and_says_when_a_game_is_a_tie(finished_game):

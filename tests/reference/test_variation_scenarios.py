@@ -206,7 +206,7 @@ def test_a_wild_in_the_pile_freezes_it_for_the_take_with_a_wild():
 # ----------------------------------------------------------------------------- six players
 def test_six_players_play_in_three_teams_of_two():
     rules = Rules.preset("partnership", num_players=6)
-    assert (rules.num_owners, rules.num_decks) == (3, 6)
+    assert (rules.num_owners, rules.num_decks) == (3, 7)  # one more deck than players
     assert [rules.owner_of(seat) for seat in range(6)] == [0, 1, 2, 0, 1, 2]
     assert [rules.partner_of(seat) for seat in range(6)] == [3, 4, 5, 0, 1, 2]
     game = scenario(

@@ -14,39 +14,36 @@ from train.config import TrainConfig, load_config
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize(
-    "name,preset,players",
-    [
-        ("quick.yaml", "partnership", 4),
-        ("full.yaml", "partnership", 4),
-        ("classic.yaml", "classic", 2),
-        ("house.yaml", "house", 4),
-        ("ray_quick.yaml", "partnership", 4),
-        ("ray_full.yaml", "partnership", 4),
-        ("scratch.yaml", "partnership", 4),
-        ("scratch_dmc.yaml", "partnership", 4),
-        ("scratch_fast.yaml", "partnership", 4),
-        ("scratch_anneal.yaml", "partnership", 4),
-        ("beyond.yaml", "partnership", 4),
-        ("residual.yaml", "partnership", 4),
-        ("residual_anchor.yaml", "partnership", 4),
-        ("residual_classic.yaml", "classic", 2),
-        ("residual_house.yaml", "house", 4),
-    ],
-)
-def test_shipped_configs_load(name, preset, players):
-    config = load_config(ROOT / "configs" / name)
+CONFIGS = ROOT / "configs"
+# Every config in the repository: the few a user starts from, and the run records in experiments/.
+EVERY_CONFIG = sorted(str(p.relative_to(CONFIGS)) for p in CONFIGS.rglob("*.yaml"))
+TABLES = {"classic": ("classic", 2), "house": ("house", 4)}
+
+
+def test_configs_holds_at_most_eight_a_user_starts_from_each_saying_what_it_is_for():
+    top = sorted(CONFIGS.glob("*.yaml"))
+    assert 1 <= len(top) <= 8, [p.name for p in top]
+    for path in top:
+        first = path.read_text().splitlines()[0]
+        assert first.startswith("# ") and ("minute" in first or "hour" in first), (path.name, first)
+
+
+@pytest.mark.parametrize("name", EVERY_CONFIG)
+def test_every_config_loads_for_the_table_its_name_says(name):
+    config = load_config(CONFIGS / name)
     rules = config.make_rules()
-    assert isinstance(config, TrainConfig) and (rules.preset_name, rules.num_players) == (preset, players)
+    stem = Path(name).stem
+    table = next((t for key, t in TABLES.items() if key in stem), ("partnership", 4))
+    assert isinstance(config, TrainConfig) and (rules.preset_name, rules.num_players) == table
 
 
 MODELS = ROOT / "agents" / "models"
 # Each shipped model and the config in configs/ whose run it is (its copy sits beside the model).
 SHIPPED_RECIPES = {
-    "ppo_partnership": "residual_anchor_anneal.yaml",
-    "ppo_classic": "residual_classic_anneal150.yaml",
-    "ppo_house": "residual_house_anneal60.yaml",
-    "scratch_partnership": "scratch_anneal.yaml",
+    "ppo_partnership": "ppo_partnership.yaml",
+    "ppo_classic": "ppo_classic.yaml",
+    "ppo_house": "ppo_house.yaml",
+    "scratch_partnership": "scratch.yaml",
 }
 
 
@@ -74,7 +71,9 @@ def test_a_shipped_models_config_is_its_recipe_and_matches_the_file(agent, recip
     assert saved.get("advisor_prior", 0.0) == network.advisor_prior
 
 
-@pytest.mark.parametrize("ray_name,twin", [("ray_quick.yaml", "quick.yaml"), ("ray_full.yaml", "full.yaml")])
+@pytest.mark.parametrize(
+    "ray_name,twin", [("ray_quick.yaml", "quick.yaml"), ("experiments/ray_full.yaml", "experiments/full.yaml")]
+)
 def test_ray_configs_are_their_local_twins_on_workers(ray_name, twin):
     """A Ray config trains exactly what its local twin trains; only the name and the workers differ."""
     on_ray, local = load_config(ROOT / "configs" / ray_name).to_dict(), load_config(ROOT / "configs" / twin).to_dict()
@@ -86,9 +85,9 @@ def test_ray_configs_are_their_local_twins_on_workers(ray_name, twin):
 @pytest.mark.parametrize(
     "longer,base",
     [
-        ("residual_classic_anneal100.yaml", "residual_classic_anneal.yaml"),
-        ("residual_classic_anneal150.yaml", "residual_classic_anneal.yaml"),
-        ("residual_house_anneal60.yaml", "residual_house_anneal.yaml"),
+        ("experiments/residual_classic_anneal100.yaml", "experiments/residual_classic_anneal.yaml"),
+        ("ppo_classic.yaml", "experiments/residual_classic_anneal.yaml"),
+        ("ppo_house.yaml", "experiments/residual_house_anneal.yaml"),
     ],
 )
 def test_a_longer_schedule_is_its_base_recipe_with_more_steps(longer, base):
@@ -100,8 +99,8 @@ def test_a_longer_schedule_is_its_base_recipe_with_more_steps(longer, base):
 
 
 def test_the_annealed_scratch_recipe_is_scratch_fast_with_a_falling_step_size():
-    annealed = load_config(ROOT / "configs" / "scratch_anneal.yaml").to_dict()
-    fast = load_config(ROOT / "configs" / "scratch_fast.yaml").to_dict()
+    annealed = load_config(ROOT / "configs" / "scratch.yaml").to_dict()
+    fast = load_config(ROOT / "configs" / "experiments" / "scratch_fast.yaml").to_dict()
     assert {key for key in fast if fast[key] != annealed[key]} == {"name", "total_timesteps", "ppo"}
     assert annealed["ppo"] == dict(fast["ppo"], anneal_lr=True) and not fast["ppo"]["anneal_lr"]
 

@@ -367,12 +367,12 @@ def test_a_second_algorithm_runs_through_the_same_loop(tmp_path):
         "league.opponents={random: 0.5, greedy: 0.5, self: 0.5}",
         "checkpoint_every=512",
     ]
-    summary = train(load_config(ROOT / "configs" / "scratch_dmc.yaml", overrides))
+    summary = train(load_config(ROOT / "configs" / "experiments" / "scratch_dmc.yaml", overrides))
     assert summary["config"]["algorithm"] == "dmc" and summary["num_timesteps"] >= 1024
     assert [e["step"] for e in summary["evals"]][:2] == [0, 512]
     agent = make_agent(f"ppo:{tmp_path / 'dmc' / 'model.pt'}")
     assert agent.policy.shared
-    longer = load_config(ROOT / "configs" / "scratch_dmc.yaml", overrides + ["total_timesteps=2048"])
+    longer = load_config(ROOT / "configs" / "experiments" / "scratch_dmc.yaml", overrides + ["total_timesteps=2048"])
     assert train(longer, resume=True)["num_timesteps"] >= 2048
 
 

@@ -1,11 +1,10 @@
 // The page of `handfoot serve`: draws what the server sends (only what this seat may know)
 // and sends moves.  Every rule decision is the server's: buttons are enabled from the legal
-// moves it lists, and a refused move shows the server's reason.
+// moves it lists, and a refused move shows the server's reason.  cards.js draws cards and
+// the words of moves; settings.js the Rules section of the form.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
-const RED_SUITS = "dh";
 const MELD_KINDS = ["start_group", "add_natural", "add_two", "add_joker", "start_run", "extend_run_down",
   "extend_run_up", "start_twos_book", "add_two_to_twos_book"];
 
@@ -16,16 +15,39 @@ let lowFirst = false;   // Sort: high cards first, or low first
 let watchTimer = null;
 
 // ------------------------------------------------------------------ talking to the server
+const NOT_ANSWERING = "The server is not answering: is handfoot serve still running? (Start it again, then press Play.)";
+let pending = 0;        // requests on their way
+let busyWords = "";     // what the busy sign says while they are
+
 async function call(method, path, data) {
   const init = { method, headers: {} };
   if (data !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = typeof data === "string" ? data : JSON.stringify(data);
   }
-  const response = await fetch(path, init);
+  let response;
+  pending += 1;
+  // A quick answer shows no sign; one that takes a while (an agent loading, the Coach's
+  // review at a deal's end) shows what the server is doing, and the controls wait for it.
+  const sign = setTimeout(() => showBusy(busyWords || "Working…"), 250);
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    throw new Error(NOT_ANSWERING);  // fetch itself failed: no answer at all
+  } finally {
+    pending -= 1;
+    clearTimeout(sign);
+    if (pending === 0) showBusy("");
+  }
   const answer = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
   if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
   return answer;
+}
+
+function showBusy(words) {
+  $("busy").textContent = words;
+  $("busy").hidden = !words;
+  document.body.classList.toggle("busy", Boolean(words));
 }
 
 function showError(message) {
@@ -34,67 +56,31 @@ function showError(message) {
   box.hidden = !message;
 }
 
-async function attempt(work) {
+async function attempt(work, busy) {
+  busyWords = busy || "";
   try {
     showError("");
     await work();
   } catch (error) {
     showError(error.message);
+  } finally {
+    busyWords = "";
   }
-}
-
-// ------------------------------------------------------------------ cards
-function cardParts(label) {
-  // "K", "10", "Jk", "2", "3b", "3r", or a suited natural "Kh" (house)
-  if (label === "Jk") return { rank: "Jk", suit: "", red: false, wild: true };
-  if (label === "3r") return { rank: "3", suit: "", red: true, three: true };
-  if (label === "3b") return { rank: "3", suit: "", red: false, three: true };
-  const last = label.slice(-1);
-  if (SUITS[last] && label.length > 1) return { rank: label.slice(0, -1), suit: last, red: RED_SUITS.includes(last) };
-  return { rank: label, suit: "", red: false, wild: label === "2" };
-}
-
-function cardElement(label, extra) {
-  const parts = cardParts(label);
-  const card = document.createElement("span");
-  card.className = "card" + (parts.red ? " red" : "") + (parts.wild ? " wild" : "") + (extra ? " " + extra : "");
-  card.dataset.card = label;
-  card.textContent = parts.rank === "Jk" ? "Jk" : parts.rank + (parts.suit ? SUITS[parts.suit] : "");
-  card.title = label;
-  return card;
-}
-
-function row(labels, extra) {
-  const box = document.createElement("span");
-  box.className = "cards";
-  for (const label of labels) box.appendChild(cardElement(label, extra));
-  return box;
-}
-
-function meldLabels(meld) {
-  if (meld.type === "run") return meld.cards;
-  if (meld.type === "twos") return Array(meld.size).fill("2");
-  return [...Array(meld.naturals).fill(meld.rank), ...Array(meld.twos).fill("2"), ...Array(meld.jokers).fill("Jk")];
 }
 
 // ------------------------------------------------------------------ drawing the table
 function render() {
   const s = state;
+  $("welcome").hidden = true;
   $("table").hidden = false;
-  const playing = s.kind === "play";
-  const acting = s.to_act; // the asked partner while "may I go out?" stands
-  const mover = s.seats[acting];
-  const asked = s.question === "asked" ? ` (seat ${s.current} asks: may I go out?)` : "";
-  const who = (playing && acting === s.seat ? "your move" : `${mover.name || "seat " + acting} to move`) + asked;
-  $("status").textContent = s.over
-    ? `Game over — ${s.winners.length > 1 ? "a tie" : "won by " + sideName(s.winners[0])}`
-    : `${s.preset}, ${s.players} players · deal ${s.deal} of ${s.deals} · move ${s.turn} · ${who}`;
+  $("status").replaceChildren(...statusLine());
   $("status").dataset.over = s.over;
   $("status").dataset.turn = s.turn;
+  $("status").dataset.question = s.question;
   const changed = Object.entries(s.changed_rules);
   $("rules-line").hidden = changed.length === 0;
   $("rules-line").textContent = `Rules changed from ${s.preset}: ` +
-    changed.map(([name, value]) => `${name} ${value}`).join(" · ");
+    changed.map(([name, value]) => `${settingLabel(name)}: ${shownValue(value)}`).join(" · ");
 
   // sides: books and melds on the table
   const sides = $("sides");
@@ -104,15 +90,22 @@ function render() {
     box.className = "side";
     box.dataset.owner = side.owner;
     const title = document.createElement("h3");
-    title.textContent = `${sideName(side.owner)} · ${side.total} points` +
-      (side.opened ? "" : ` · not open (needs ${side.minimum})`) + (side.red_threes ? ` · red 3s: ${side.red_threes}` : "");
+    title.textContent = `${capital(sideName(side.owner))} · ${side.total} points`;
     box.appendChild(title);
+    const facts = document.createElement("div");
+    facts.className = "side-facts";
+    const opened = side.opened ? "opened" : `not opened: needs ${side.minimum} points to open`;
+    const out = side.still_needed.length ? `to go out, still needs ${side.still_needed.join(", ")}` : "has the books to go out";
+    facts.append(Object.assign(document.createElement("span"), { className: "opened", textContent: opened }),
+      " · ", Object.assign(document.createElement("span"), { className: "needs", textContent: out }));
+    if (side.red_threes) facts.append(` · red threes: ${side.red_threes}`);
+    box.appendChild(facts);
     for (const [name, melds] of [["books", side.books], ["melds", side.melds]]) {
       for (const meld of melds) {
         const line = document.createElement("div");
         line.className = "meld " + name + (meld.clean ? " clean" : " dirty");
         line.appendChild(row(meldLabels(meld)));
-        if (name === "books") line.append(meld.clean ? " clean book" : " dirty book");
+        if (name === "books") line.append(" " + bookName(meld));
         box.appendChild(line);
       }
     }
@@ -121,7 +114,7 @@ function render() {
 
   $("stock-size").textContent = `${s.stock} cards`;
   $("pile-top").replaceChildren(s.pile.top ? cardElement(s.pile.top, s.pile.blocked ? "blocked" : "") : "—");
-  $("pile-size").textContent = `${s.pile.size} cards` + (s.pile.blocked ? " · frozen by a wild or 3 on top" : "");
+  $("pile-size").textContent = `${s.pile.size} cards` + (s.pile.blocked ? " · frozen by a wild or a three on top" : "");
 
   const seats = $("seats");
   seats.replaceChildren();
@@ -129,9 +122,11 @@ function render() {
     const box = document.createElement("div");
     box.className = "seat" + (seat.seat === s.to_act && !s.over ? " to-move" : "");
     box.dataset.seat = seat.seat;
-    const where = state.partnerships ? `seat ${seat.seat}, ${sideName(seat.owner)}` : `seat ${seat.seat}`;
-    box.textContent = `${seat.name || "seat " + seat.seat} (${where}): ` +
-      `${seat.hand} in hand, ` + (seat.on_foot ? "on the foot" : `foot of ${seat.foot} waiting`);
+    const team = !state.partnerships ? "" : state.kind !== "play" ? `, side ${seat.owner}`
+      : seat.owner === s.seats[s.seat].owner ? ", your side" : ", opponents";
+    box.textContent = `${seat.seat === s.seat && s.kind === "play" ? "you" : seatName(seat.seat).replace(/ \(seat \d+\)$/, "")}` +
+      ` (seat ${seat.seat}${team}): ` +
+      `${seat.hand} in hand, ` + (seat.on_foot ? "playing from the foot" : `foot of ${seat.foot} waiting`);
     if (seat.known_cards.length && seat.seat !== s.seat && !seat.hand_cards) {
       const known = document.createElement("div");
       known.className = "known";
@@ -154,10 +149,55 @@ function render() {
   renderModeControls();
 }
 
+function statusLine() {
+  // Where the game stands, whose move it is, and what was asked and answered aloud.
+  const s = state;
+  if (s.over) return [`Game over — ${s.winners.length > 1 ? "a tie" : "won by " + sideName(s.winners[0])}`];
+  const parts = [`${s.preset}, ${s.players} players · deal ${s.deal} of ${s.deals} · move ${s.turn} · `];
+  const mine = s.kind === "play" && s.to_act === s.seat;
+  if (s.question === "asked") {
+    const asker = seatName(s.current), asked = seatName(s.to_act);
+    parts.push(mine ? `${capital(asker)} asks you: may I go out? Answer Yes or No.`
+      : `${capital(asker)} asks ${asked}: may I go out?`);
+  } else {
+    parts.push(mine ? "your move" : `${seatName(s.to_act)} to move`);
+  }
+  const talk = s.talk || [];
+  if (talk.length && s.question !== "asked") {
+    const [question, answer] = talk;
+    const said = `${capital(seatName(question.seat))} asked: may I go out?` +
+      (answer ? ` ${capital(seatName(answer.seat))} said ${answer.said}.` : "");
+    parts.push(Object.assign(document.createElement("span"), { id: "talk", textContent: " · " + said }));
+  }
+  return parts;
+}
+
+function seatName(seat) {
+  // "you", "your partner", or the agent's name with its seat
+  const s = state;
+  if (s.kind === "play" && seat === s.seat) return "you";
+  const entry = s.seats[seat];
+  if (s.kind === "play" && s.partnerships && entry.owner === s.seats[s.seat].owner) return `your partner (seat ${seat})`;
+  return `${(entry.name || "seat").replace(" (partner)", "")} (seat ${seat})`;
+}
+
 function sideName(owner) {
-  if (!state.partnerships) return owner === state.seat && state.kind === "play" ? "you" : `seat ${owner}`;
-  const seats = state.sides[owner].seats.join(" & ");
-  return (state.kind === "play" && owner === state.seats[state.seat].owner ? "your side" : "side") + ` (seats ${seats})`;
+  const s = state;
+  const mine = s.kind === "play" && owner === s.seats[s.seat].owner;
+  if (!s.partnerships) return mine ? "you" : seatName(owner);
+  const seats = `seats ${s.sides[owner].seats.join(" & ")}`;
+  if (s.kind !== "play") return `side of ${seats}`;
+  return mine ? `your side (${seats})` : `opponents (${seats})`;
+}
+
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function bookName(meld) {
+  if (state.preset === "house") return meld.clean ? "red canasta" : "black canasta";
+  if (meld.type === "wild") return "wild book";
+  return meld.clean ? "clean book" : "dirty book";
 }
 
 function renderHand() {
@@ -184,6 +224,11 @@ function renderHand() {
   $("pickup").disabled = !kinds.has("take_pile");
   $("meld").disabled = !MELD_KINDS.some((kind) => kinds.has(kind)) || selected.size === 0;
   $("discard").disabled = !(kinds.has("discard") || kinds.has("discard_suited")) || selected.size !== 1;
+  // Permission to go out: the buttons show when the rules have the question at all
+  $("question-buttons").hidden = !(s.changed_rules.permission_to_go_out && s.kind === "play");
+  $("ask").disabled = !kinds.has("ask_to_go_out");
+  $("answer-yes").disabled = !kinds.has("answer_yes");
+  $("answer-no").disabled = !kinds.has("answer_no");
   $("hint").disabled = s.legal.length === 0;
   // A game in play has no record until it is over: its seed would rebuild every hidden card.
   const recordLater = s.kind === "play" && !s.over;
@@ -198,29 +243,45 @@ function renderHand() {
     button.className = "move";
     button.dataset.action = move.action;
     button.dataset.command = move.command;
-    button.textContent = move.text;
-    button.title = move.command;
+    button.dataset.kind = move.kind;
+    button.appendChild(wordsElement(move.words));
     button.addEventListener("click", () => act({ action: move.action }));
     moves.appendChild(button);
   }
 }
 
 function renderSheet() {
+  // One row a deal: each side's score and running total, and under it the score's parts.
   const s = state;
   const table = $("score-sheet");
   table.replaceChildren();
   const head = table.insertRow();
   head.appendChild(Object.assign(document.createElement("th"), { textContent: "Deal" }));
-  for (const side of s.sides) head.appendChild(Object.assign(document.createElement("th"), { textContent: sideName(side.owner) }));
+  for (const side of s.sides) head.appendChild(Object.assign(document.createElement("th"), { textContent: capital(sideName(side.owner)) }));
   const running = s.sides.map(() => 0);
   for (const deal of s.score_sheet) {
     const line = table.insertRow();
+    line.className = "deal";
     line.insertCell().textContent = `${deal.deal} (${deal.ended_by})`;
     deal.scores.forEach((score, owner) => {
       running[owner] += score;
-      line.insertCell().textContent = `${score} → ${running[owner]}`;
+      const cell = line.insertCell();
+      cell.append(Object.assign(document.createElement("b"), { textContent: `${score}` }), ` → ${running[owner]}`);
+      cell.appendChild(scoreParts(deal.parts[owner]));
     });
   }
+}
+
+function scoreParts(part) {
+  // docs/rules.md "Scoring": cards melded, book bonuses, red threes, going out, cards held
+  const list = document.createElement("div");
+  list.className = "parts";
+  const bonus = state.preset === "house" ? "canastas" : "books";
+  const items = [["cards melded", part.melded], [bonus, part.book_bonus], ["red threes", part.red_threes],
+    ["going out", part.going_out], ["cards held", part.held]];
+  list.textContent = items.filter(([name, value]) => value !== 0 || name === "cards melded" || name === "cards held")
+    .map(([name, value]) => `${name} ${value > 0 ? "+" : ""}${value}`).join(" · ");
+  return list;
 }
 
 function renderCoach() {
@@ -239,8 +300,9 @@ function renderCoach() {
     const list = document.createElement("ul");
     for (const note of review.notes) {
       const item = document.createElement("li");
-      item.textContent = `${note.move} → ${note.instead} (${note.cost >= 0 ? "cost you " + note.cost : "would have lost " + -note.cost})` +
-        (note.tip ? ` — ${note.tip}` : "");
+      item.append("you: ", wordsElement(note.move), " — it would: ", wordsElement(note.instead),
+        ` (${note.cost >= 0 ? "cost you " + note.cost : "gained you " + -note.cost} points)`);
+      if (note.tip) item.append(` — ${note.tip}`);
       list.appendChild(item);
     }
     part.appendChild(list);
@@ -249,14 +311,20 @@ function renderCoach() {
 }
 
 function renderLog() {
+  // Newest first, each move with its number in the game (the first move is 1).
   const log = $("log");
   log.replaceChildren();
-  for (const entry of state.log || []) {
+  if (state.kind === "replay" && state.next) {
+    log.appendChild(Object.assign(document.createElement("li"), { textContent: `next: ${state.next}`, value: state.step + 1 }));
+  }
+  for (const entry of [...(state.log || [])].reverse()) {
     const item = document.createElement("li");
-    item.textContent = entry.seat === null ? entry.text : `${entry.name || "seat " + entry.seat}: ${entry.text}`;
+    if (entry.move !== null) item.value = entry.move;
+    item.className = entry.seat === null ? "deal-end" : "";
+    if (entry.seat !== null) item.append(`${capital(seatName(entry.seat))}: `);
+    item.appendChild(wordsElement(entry.words));
     log.appendChild(item);
   }
-  if (state.kind === "replay" && state.next) log.appendChild(Object.assign(document.createElement("li"), { textContent: `next: ${state.next}` }));
 }
 
 function renderModeControls() {
@@ -322,7 +390,7 @@ async function act(move) {
   });
 }
 
-async function start(path, data) {
+async function start(path, data, busy) {
   stopWatching();
   await attempt(async () => {
     state = await call("POST", path, data);
@@ -332,7 +400,13 @@ async function start(path, data) {
       className: "quiet", textContent: "After each deal, the moves the hint agent would have changed, with what they cost." }));
     render();
     if (state.kind === "watch") startWatching();
-  });
+  }, busy);
+}
+
+function dealingWords(agents) {
+  // An agent with a network (ppo, tuned, ...) loads its model the first time: say so.
+  const trained = [...new Set(agents)].filter((name) => !["heuristic", "greedy", "random"].includes(name));
+  return trained.length ? `Dealing… loading ${trained.join(" and ")} can take a few seconds the first time.` : "Dealing…";
 }
 
 function setupData() {
@@ -345,83 +419,15 @@ function setupData() {
   };
 }
 
-// ------------------------------------------------------------------ the rules settings
-// One control per setting of /api/options; each holds the preset's default for the chosen
-// player count in data-default, and the game is started with the settings that differ.
-function settingControls() {
-  return [...document.querySelectorAll("#rules-settings [data-setting]")];
-}
-
-function settingValue(control) {
-  if (control.type === "checkbox") return control.checked;
-  if (control.type === "number") return control.value === "" ? null : Number(control.value);
-  return control.value;
-}
-
-function showSetting(control, value) {
-  if (control.type === "checkbox") control.checked = value;
-  else control.value = value === null ? "" : String(value);
-}
-
-function buildSettings() {
-  const box = $("rules-settings");
-  for (const setting of options.settings) {
-    const id = "rule-" + setting.name;
-    let control;
-    if (setting.control === "choice") {
-      control = document.createElement("select");
-      control.replaceChildren(...setting.choices.map((choice) => new Option(choice, choice)));
-    } else {
-      control = document.createElement("input");
-      control.type = setting.control === "bool" ? "checkbox" : "number";
-      if (control.type === "number") {
-        control.min = 0;
-        control.step = 1;
-        if (setting.nullable) control.placeholder = "null";
-      }
-    }
-    control.id = id;
-    control.dataset.setting = setting.name;
-    control.setAttribute("aria-describedby", id + "-about");
-    control.addEventListener("input", markChanges);
-    const label = Object.assign(document.createElement("label"), { htmlFor: id, textContent: setting.name });
-    const about = Object.assign(document.createElement("span"), {
-      id: id + "-about", className: "about", textContent: `${setting.about} (${setting.values})` });
-    const line = document.createElement("div");
-    line.className = "setting";
-    if (control.type === "checkbox") line.append(control, " ", label, about);
-    else line.append(label, " ", control, about);
-    box.appendChild(line);
+function howTo(hint) {
+  // How to play the hinted move with the page's own buttons.
+  const buttons = { draw: "Draw", take_pile: "Pick up", ask_to_go_out: "Ask partner", answer_yes: "Yes", answer_no: "No" };
+  if (buttons[hint.kind]) return `Press ${buttons[hint.kind]}.`;
+  if (hint.kind === "discard" || hint.kind === "discard_suited") return "Select that card in your hand and press Discard.";
+  if (["start_group", "add_natural", "start_run", "start_twos_book", "add_two_to_twos_book"].includes(hint.kind)) {
+    return "Select those cards in your hand and press Meld.";
   }
-}
-
-function fillSettings() {
-  // The chosen preset's defaults at the chosen player count; a setting the person changed keeps its value.
-  const preset = $("preset").value, players = $("players").value;
-  for (const control of settingControls()) {
-    const setting = options.settings.find((one) => one.name === control.dataset.setting);
-    const fresh = setting.defaults[preset][players];
-    const untouched = control.dataset.default === undefined || settingValue(control) === JSON.parse(control.dataset.default);
-    if (untouched) showSetting(control, fresh);
-    control.dataset.default = JSON.stringify(fresh);
-  }
-  markChanges();
-}
-
-function changedSettings() {
-  const changed = {};
-  for (const control of settingControls()) {
-    const value = settingValue(control);
-    if (value !== JSON.parse(control.dataset.default)) changed[control.dataset.setting] = value;
-  }
-  return changed;
-}
-
-function markChanges() {
-  const changed = changedSettings();
-  for (const control of settingControls()) control.parentElement.classList.toggle("changed", control.dataset.setting in changed);
-  const count = Object.keys(changed).length;
-  $("rules-count").textContent = count ? `(${count} changed)` : "(the preset's)";
+  return "Press it under All legal moves (it is marked there).";
 }
 
 // ------------------------------------------------------------------ watching and replaying
@@ -487,21 +493,28 @@ async function init() {
   fillSettings();
   $("preset").addEventListener("change", () => { fillPlayers(); fillSettings(); });
   $("players").addEventListener("change", fillSettings);
-  $("new-game").addEventListener("click", () => start("/api/play", setupData()));
+  $("new-game").addEventListener("click", () => {
+    const data = setupData();
+    start("/api/play", data, dealingWords([data.opponents, data.partner, data.hint]));
+  });
   $("new-watch").addEventListener("click", () => {
     const data = setupData();
-    start("/api/watch", { preset: data.preset, players: data.players, rules: data.rules, seed: data.seed,
-      agents: [data.opponents, data.partner === data.opponents ? data.opponents : data.partner] });
+    const agents = [data.opponents, data.partner === data.opponents ? data.opponents : data.partner];
+    start("/api/watch", { preset: data.preset, players: data.players, rules: data.rules, seed: data.seed, agents },
+      dealingWords(agents));
   });
   $("replay-file").addEventListener("change", async (event) => {
     const file = event.target.files[0];
     if (!file) return;
     const text = await file.text();
     event.target.value = "";
-    await start("/api/replay", text);
+    await start("/api/replay", text, "Opening the record…");
   });
 
   $("draw").addEventListener("click", () => act({ command: "s" }));
+  $("ask").addEventListener("click", () => act({ command: "ask" }));
+  $("answer-yes").addEventListener("click", () => act({ command: "yes" }));
+  $("answer-no").addEventListener("click", () => act({ command: "no" }));
   $("pickup").addEventListener("click", () => act({ command: "p" }));
   $("meld").addEventListener("click", () => act({ command: meldCommand(selectedLabels()) }));
   $("discard").addEventListener("click", () => act({ command: "d " + selectedLabels()[0] }));
@@ -509,7 +522,7 @@ async function init() {
   $("hint").addEventListener("click", () => attempt(async () => {
     const hint = await call("GET", "/api/hint");
     const box = $("hint-text");
-    box.textContent = `Hint (${hint.agent}): ${hint.text} — ${hint.why}. Type it: ${hint.command}`;
+    box.replaceChildren(`Hint (${hint.agent}): `, wordsElement(hint.words), ` — ${hint.why}. ${howTo(hint)}`);
     box.dataset.action = hint.action;
     box.hidden = false;
     for (const button of document.querySelectorAll("#moves .move")) {

@@ -15,7 +15,7 @@ import time
 import pytest
 import uvicorn
 
-from handfoot_lab.web.app import create_app
+from handfoot_lab.web.app import Limits, create_app
 
 
 def chromium_path() -> str | None:
@@ -29,13 +29,20 @@ def browser_type_launch_args(browser_type_launch_args):
         if os.environ.get("HANDFOOT_REQUIRE_BROWSER") == "1":
             pytest.fail("no system Chromium: install it (apt-get install chromium) or set HANDFOOT_CHROMIUM")
         pytest.skip("no system Chromium (apt-get install chromium, or set HANDFOOT_CHROMIUM)")
-    return {**browser_type_launch_args, "executable_path": path, "args": ["--no-sandbox", "--disable-gpu"]}
+    flags = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+    return {**browser_type_launch_args, "executable_path": path, "args": [*flags, "--disable-sync"]}
 
 
 @pytest.fixture(scope="session")
-def server_url():
+def web_app():
+    """The app the browser tests talk to (tests may set a table's position through it)."""
+    return create_app(limits=Limits(per_client=64))  # every page of the tests comes from 127.0.0.1
+
+
+@pytest.fixture(scope="session")
+def server_url(web_app):
     """The app on a free port of 127.0.0.1, in a thread, for the whole session."""
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=0, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(web_app, host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

@@ -8,6 +8,7 @@ import itertools
 import json
 import random
 
+import numpy as np
 import pytest
 from helpers import HIDDEN_SWAPS, swap_hidden_cards
 from starlette.testclient import TestClient
@@ -15,7 +16,7 @@ from starlette.testclient import TestClient
 from handfoot_env import actions as A
 from handfoot_env.render.rules_doc import FIELD_DOCS
 from handfoot_env.rules import PRESET_NAMES, WILD_LIMITS, Rules
-from handfoot_lab.web.app import create_app
+from handfoot_lab.web.app import Limits, create_app
 
 
 @pytest.fixture
@@ -26,7 +27,7 @@ def client() -> TestClient:
 def table_of(client: TestClient):
     """The server-side table of ``client``'s session (white-box, for the anti-cheat checks)."""
     tables = client.app.state.tables
-    return tables.by_session[client.cookies.get("handfoot_session")]
+    return tables.table_of(client.cookies.get("handfoot_session"))
 
 
 def play_moves(client: TestClient, state: dict, moves: int, rng: random.Random) -> dict:
@@ -66,8 +67,8 @@ def answers(client: TestClient) -> list[tuple[str, int, bytes]]:
 
 def in_sync(real: TestClient, twin: TestClient) -> None:
     """The twin session's table holds the real one's position again (a fresh copy)."""
-    table_of(twin).game = copy.deepcopy(table_of(real).game)
-    table_of(twin).log = copy.deepcopy(table_of(real).log)
+    for part in ("game", "log", "talk", "moves_seen"):
+        setattr(table_of(twin), part, copy.deepcopy(getattr(table_of(real), part)))
 
 
 @pytest.mark.parametrize("preset,players", LEAK_TABLES)
@@ -126,6 +127,53 @@ def test_no_answer_during_play_depends_on_a_hidden_card(preset, players):
     assert state["reviews"][0]["notes"]
 
 
+class Stager:
+    """An opponent that draws, stages every group it can start (back to the hand at the discard
+    if they fall short of the opening minimum) and discards its lowest card."""
+
+    name = "stager"
+
+    def act(self, observations, masks):
+        legal = [int(a) for a in np.flatnonzero(masks[0])]
+        starts = [a for a in legal if A.decode(a).kind == "start_group"]
+        if A.DRAW in legal:
+            return np.array([A.DRAW])
+        return np.array([starts[0] if starts else next(a for a in legal if A.decode(a).kind == "discard")])
+
+
+def test_an_opponents_staging_that_comes_to_nothing_leaves_no_trace():
+    """Staged melds are set aside in the hand, not shown (docs/rules.md "Opening"): an
+    opponent that stages K K K, short of the minimum, and takes them back shows the person
+    exactly what one staging Q Q Q would; its opening, when it comes, shows what it laid down."""
+    from handfoot_env.reference.scenario import build_scenario
+    from handfoot_lab.web.tables import PlayTable
+
+    seen = []
+    for triple in ("K K K", "Q Q Q"):
+        table = PlayTable(
+            Rules.preset("classic"), seed=1, opponents="greedy", partner="greedy", hint="greedy", secret=3
+        )
+        table.game, _ = build_scenario(f"""
+            preset: classic
+            seats: [{{hand: 5 6 7 8, foot: random 11}}, {{hand: {triple} 4 4 5, foot: random 11}}]
+            stock: 9 10 J 6 7 8 9 10 J 6 7 8
+            """)
+        table.agents[1] = Stager()
+        seen.append(json.dumps(table.act(table.moves_seen, command="d 8")))
+    assert seen[0] == seen[1]
+    log = [entry["words"] for entry in json.loads(seen[0])["log"]]
+    assert log == ["discard {8}", "draw two cards from the stock", "discard {4}"]
+    assert [entry["move"] for entry in json.loads(seen[0])["log"]] == [1, 2, 3]
+
+    table.game, _ = build_scenario("""
+        preset: classic
+        seats: [{hand: 5 6 7 8, foot: random 11}, {hand: K K K A A A 4 4 5, foot: random 11}]
+        stock: 9 10 J 6 7 8 9 10 J 6 7 8
+        """)
+    log = [entry["words"] for entry in table.act(table.moves_seen, command="d 8")["log"][-3:]]
+    assert log == ["draw two cards from the stock", "opens, laying down {K} {K} {K}, {A} {A} {A}", "discard {4}"]
+
+
 def test_watching_and_replaying_show_hidden_cards_only_when_asked(client):
     watched = client.post("/api/watch", json={"preset": "classic", "seed": 2, "agents": ["greedy"]})
     hidden = client.post("/api/advance?seat=1", json={"steps": 5}).json()
@@ -169,7 +217,7 @@ def test_a_record_of_a_game_in_play_waits_for_its_end(client):
 
 
 def test_a_default_seed_is_unpredictable_and_a_typed_one_is_kept():
-    app = create_app()
+    app = create_app(limits=Limits(per_client=64))
     seeds = set()
     for _ in range(40):
         client = TestClient(app)
@@ -202,7 +250,7 @@ def test_bad_requests_are_refused_in_words_and_change_nothing(client):
         error = answer.json()["error"]
         assert error and "\n" not in error
         assert client.get("/api/table").json() == state
-    for raw in (b"{not json", b"[1, 2]", b"\xff\xfe", b"[" * 100_000):
+    for raw in (b"{not json", b"[1, 2]", b"\xff\xfe", b"[" * 60_000):
         answer = client.post("/api/act", content=raw)
         assert answer.status_code == 400 and "JSON" in answer.json()["error"]
     assert client.get("/api/table").json() == state
@@ -277,10 +325,10 @@ def test_a_whole_game_through_the_api_then_its_replay(client, preset):
     assert all({"move", "instead", "cost"} <= set(note) for r in state["reviews"] for note in r["notes"])
     assert state["winners"]
     record = client.get("/api/record").json()
-    assert record["result"]["over"] and len(record["actions"]) == state["turn"]
+    assert record["result"]["over"] and len(record["actions"]) >= state["turn"]  # the moves seen, and staging
 
     replay = client.post("/api/replay", json=record).json()
-    assert replay["step"] == 0 and replay["steps"] == state["turn"]
+    assert replay["step"] == 0 and replay["steps"] == len(record["actions"])
     end = client.post("/api/goto", json={"step": replay["steps"]}).json()
     assert end["over"] and end["score_sheet"] == state["score_sheet"]
     if len(replay["deal_starts"]) > 1:
@@ -447,3 +495,47 @@ def test_the_person_answers_the_partners_question_at_the_web_table():
     assert [move["action"] for move in state["legal"]] == [A.ANSWER_YES, A.ANSWER_NO]
     state = table.act(state["turn"], action=A.ANSWER_NO)
     assert table.game.deal_results == [] and state["to_act"] == 0 and state["current"] == 0  # seat 2 discarded
+
+
+def asking_table(books: str, phase: str):
+    """Partnership with permission to go out: the person (seat 0) on the foot holding K K K 8,
+    its side's table ``books``."""
+    from handfoot_env.reference.scenario import build_scenario
+    from handfoot_lab.web.tables import PlayTable
+
+    rules = Rules.preset("partnership", permission_to_go_out=True, num_deals=1)
+    table = PlayTable(rules, seed=1, opponents="heuristic", partner="heuristic", hint="heuristic", secret=7)
+    table.game, _ = build_scenario(f"""
+        preset: partnership
+        rules: {{num_deals: 1, permission_to_go_out: true}}
+        phase: {phase}
+        seats:
+          - {{hand: K K K 8, on_foot: true}}
+          - {{hand: 4 4 5 6 7, foot: random 11}}
+          - {{hand: 9 9 10 J, on_foot: true}}
+          - {{hand: 8 8 6 7 9, foot: random 11}}
+        tables:
+          - {{opened: true, groups: [{books}]}}
+          - {{}}
+        """)
+    return table
+
+
+def test_hint_and_coach_treat_asking_as_a_decision():
+    """Once its side has the books, the hint agent asks "may I go out?" (Hint says so, with why),
+    and the person's ask counts as that decision whenever in the turn it comes (here before the
+    draw, where the hint agent would draw first); without the books an ask is a change the
+    Coach weighs (docs/rules.md "Variations": asking stays legal from the draw on)."""
+    ready = "Q Q Q Q Q Q Q, A A A A A A A, J J J J J 2 2, 10 10 10 10 10 Jk 2"
+    table = asking_table(ready, "play")
+    hint = table.hint()
+    assert hint["kind"] == "ask_to_go_out" and hint["words"] == "ask partner: may I go out?"
+    assert "your side has what it needs to go out" in hint["why"]
+
+    for books, counted in ((ready, 0), ("Q Q Q Q Q Q Q, A A A", 1)):
+        table = asking_table(books, "draw")
+        assert table.hint()["kind"] == "draw"
+        state = table.act(table.moves_seen, command="ask")
+        assert table._moves_this_deal == 1 and table._changed_this_deal == counted, books
+        mine = state["sides"][0]["still_needed"]
+        assert mine == ([] if counted == 0 else ["1 clean book", "2 dirty books"])

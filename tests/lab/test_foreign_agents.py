@@ -6,6 +6,7 @@ counts leave behind."""
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 import queue
 import signal
@@ -130,9 +131,19 @@ def rest_of(lines: queue.Queue) -> str:
     return "".join(said)
 
 
-def start(*args: str, cwd: Path) -> tuple[subprocess.Popen, queue.Queue]:
+# handfoot, with Ctrl-C raising KeyboardInterrupt even where this test run was started with
+# SIGINT ignored (a background job of a script, whose children inherit that)
+HANDFOOT_WITH_CTRL_C = (
+    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "sys.argv[0] = 'handfoot'; runpy.run_module('handfoot_lab.cli', run_name='__main__')"
+)
+
+
+@contextlib.contextmanager
+def started(*args: str, cwd: Path):
+    """``handfoot ARGS`` running, its standard error line by line in a queue; stopped at the end."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "handfoot_lab.cli", *args],
+        [sys.executable, "-c", HANDFOOT_WITH_CTRL_C, *args],
         cwd=cwd,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -140,28 +151,23 @@ def start(*args: str, cwd: Path) -> tuple[subprocess.Popen, queue.Queue]:
     )
     lines: queue.Queue = queue.Queue()
     threading.Thread(target=read_lines, args=(process.stderr, lines), daemon=True).start()
-    return process, lines
+    try:
+        yield process, lines
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
 
 
 def test_ctrl_c_in_benchmark_writes_the_finished_matches_marked_interrupted(tmp_path):
-    process, lines = start(
-        "benchmark",
-        RANDOM_AGENT,
-        "--tables",
-        "classic:2",
-        "--pairs",
-        "200",
-        "--out",
-        "b",
-        "--no-progress",
-        cwd=tmp_path,
-    )
-    seen: list[str] = []
-    wait_for(lines, "vs random: ", 300, seen)  # the first match is over
-    process.send_signal(signal.SIGINT)
-    out = process.stdout.read()  # standard error is read_lines's
-    process.wait(timeout=120)
-    assert "handfoot: interrupted: the report holds the matches that had finished" in rest_of(lines)
+    args = ["benchmark", RANDOM_AGENT, "--tables", "classic:2", "--pairs", "200", "--out", "b", "--no-progress"]
+    with started(*args, cwd=tmp_path) as (process, lines):
+        seen: list[str] = []
+        wait_for(lines, "vs random: ", 900, seen)  # the first match is over (900 s: a first run compiles)
+        process.send_signal(signal.SIGINT)
+        out = process.stdout.read()  # standard error is read_lines's
+        process.wait(timeout=120)
+        assert "handfoot: interrupted: the report holds the matches that had finished" in rest_of(lines)
     report = json.loads((tmp_path / "b" / "benchmark.json").read_text())
     results = report["tables"][0]["entries"][RANDOM_AGENT]["results"]
     assert process.returncode == 130 and report["interrupted"], seen
@@ -174,17 +180,17 @@ def test_a_billion_pairs_run_in_little_memory_say_how_long_and_ctrl_c_prints_the
     err = capsys.readouterr().err.strip()
     assert "at most 910,000,000 duplicate sets" in err and "\n" not in err and not (tmp_path / "b").exists()
     args = ["eval", "--team", "greedy", "--vs", "random", "--deals", "1", "--pairs", "1000000000", "--no-progress"]
-    process, lines = start(*args, cwd=tmp_path)
-    seen: list[str] = []
-    warning = wait_for(lines, "warning: 2,000,000,000 games at the pace of the first 512", 300, seen)
-    assert " take about " in warning and "years" in warning or "days" in warning, warning
-    status = Path(f"/proc/{process.pid}/status").read_text()
-    resident_kb = int(next(line for line in status.splitlines() if line.startswith("VmRSS:")).split()[1])
-    assert resident_kb < 1024 * 1024, resident_kb
-    process.send_signal(signal.SIGINT)
-    out = process.stdout.read()
-    process.wait(timeout=120)
-    rest = rest_of(lines)
+    with started(*args, cwd=tmp_path) as (process, lines):
+        seen: list[str] = []
+        warning = wait_for(lines, "warning: 2,000,000,000 games at the pace of the first 512", 900, seen)
+        assert " take about " in warning and ("years" in warning or "days" in warning), warning
+        status = Path(f"/proc/{process.pid}/status").read_text()
+        resident_kb = int(next(line for line in status.splitlines() if line.startswith("VmRSS:")).split()[1])
+        assert resident_kb < 1024 * 1024, resident_kb
+        process.send_signal(signal.SIGINT)
+        out = process.stdout.read()
+        process.wait(timeout=120)
+        rest = rest_of(lines)
     assert process.returncode == 130 and "Traceback" not in "".join(seen) + rest, rest
     assert "the match stopped after " in rest and " of 1,000,000,000 duplicate sets" in rest, rest
     assert out.startswith("greedy vs random: classic, 2 players, ") and "win rate" in out, out

@@ -15,7 +15,7 @@ pile late in a game) cannot saturate the network.
 With ``advisor_prior`` p (0 < p < 1) the actor's logits are a residual on a fixed prior: the
 advisor's move gets chance p and the other legal moves share 1 - p evenly, and the actor's last
 layer starts at zero, so the policy starts as that prior and keeps exploring every legal move
-(issue 27's "PPO as a residual on a fixed prior").
+(docs/training.md, "Past the teacher").
 
 With ``mask_actions`` the legality of those actions is an input too (``rule_actions``: every
 action these rules can allow), so the network sees what can be done now.
@@ -445,7 +445,7 @@ class Policy(nn.Module):
             if width != OBS_SIZE_BY_VERSION[1]:
                 raise ValueError(
                     f"{path} was trained on observations of {width} numbers and this handfoot reads "
-                    f"files of version 1 with {OBS_SIZE_BY_VERSION[1]} (the layout changed: README, "
+                    f"files of version 1 with {OBS_SIZE_BY_VERSION[1]} (the layout changed: docs/env.md, "
                     "'The observation'); train it again"
                 )
             shape = {

@@ -198,7 +198,7 @@ class PPOAgent:
         try:
             import torch  # noqa: F401
         except ImportError:
-            raise ValueError("the ppo agent needs the training extras: pip install 'handfoot[train]'") from None
+            raise ValueError("a trained agent needs torch: pip install 'handfoot[play]'") from None
         if path.suffix == ".zip":
             return SB3Agent.load(path, threads=threads)
         from agents.policy import Policy

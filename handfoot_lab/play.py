@@ -237,16 +237,16 @@ def _parse_meld_chunk(game: Game, chunk: str) -> list[int]:
             raise CommandError("a book of 2s starts with three 2s: m 2 2 2")
         return [A.START_TWOS_BOOK] + [A.ADD_TWO_TO_TWOS_BOOK] * (len(tokens) - 3)
     if ":" in chunk:  # m K: 2 Jk
-        head, wilds = chunk.split(":", 1)
+        head, wild_text = chunk.split(":", 1)
         kind = parse_kind(head)
         if not is_natural(kind):
             raise CommandError(f"'{head.strip()}' is not a natural rank")
         actions = []
-        for token in wilds.split():
-            wild = parse_kind(token)
-            if wild not in (TWO, JOKER):
+        for token in wild_text.split():
+            wild_kind = parse_kind(token)
+            if wild_kind not in (TWO, JOKER):
                 raise CommandError(f"after ':' list wild cards (2, Jk), got {token}")
-            actions.append((A.add_two if wild == TWO else A.add_joker)(rank_of(kind)))
+            actions.append((A.add_two if wild_kind == TWO else A.add_joker)(rank_of(kind)))
         return actions
     cards = [parse_card(t)[0] for t in tokens]  # a book's suits are chosen for you
     naturals = [k for k in cards if is_natural(k)]
@@ -406,7 +406,7 @@ class PlaySession:
 
         self.game = Game(rules, unpredictable_seed() if seed is None else seed)
         self.rules = rules
-        # The agents' seeds: from a secret of this session, so their moves cannot lead to the game's seed.
+        # The agents' seeds: from a secret drawn for this game, so their moves cannot lead to its seed.
         secret = private_seed(secrets.randbits(128) if secret is None else secret, self.game.seed)
         self.agents = {}
         for seat in range(1, rules.num_players):

@@ -7,7 +7,7 @@ the observations and the legal masks handed to the player every step.
 Rows (each in a fresh process, the rounds interleaved so that a changing load hits every row alike):
 
 * ``engine``: ``VectorEngine`` — legal masks, the mover's observations, a random legal action, a step;
-  every step is one decision in each game (the issue's "raw engine steps/s").
+  every step is one decision in each game (the "raw engine steps/s" the other rows are measured against).
 * ``gym-vector``: ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`` against the
   random opponent, the learner's random legal action from ``infos["action_mask"]``; a step is one
   learner decision per game and carries the opponents' moves (``gym-vector-same-step``: SAME_STEP).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The speed comparison of issue 15, side by side in one run: handfoot's PettingZoo env and
+# The speed comparison (docs/speed.md, "Against OpenSpiel and PettingZoo"), side by side in one run: handfoot's PettingZoo env and
 # vector engine against OpenSpiel's C++ gin_rummy (with its observation tensor) and
 # PettingZoo's gin_rummy_v4.  The references install into a scratch venv (.venv-compare),
 # never into the project's: open_spiel, and pettingzoo 1.24.3 with rlcard and pygame (later PettingZoo

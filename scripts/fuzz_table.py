@@ -1,4 +1,4 @@
-"""The README's fuzz tables from the output of ``handfoot fuzz --json`` (one JSON object per
+"""The fuzz tables of docs/contributing.md from the output of ``handfoot fuzz --json`` (one JSON object per
 configuration, one per line).
 
     python scripts/fuzz_table.py docs/fuzz_mixed_10m_variations.jsonl
@@ -71,7 +71,9 @@ def variations_table(rows: list[dict]) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description="The README's fuzz tables from handfoot fuzz --json output.")
+    parser = argparse.ArgumentParser(
+        description="The fuzz tables of docs/contributing.md from handfoot fuzz --json output."
+    )
     parser.add_argument("jsonl", type=Path)
     args = parser.parse_args()
     try:

@@ -3,11 +3,11 @@ greedy heuristic tuned ppo``, protocol of ``agents/evaluation/benchmark.py``), w
 
 * ``agents/models/leaderboard.json``: the report, whose opponents' ratings anchor every other
   benchmark's (a retrained ``ppo`` or ``tuned`` makes the stored anchors stale until this runs);
-* README.md, between the leaderboard's two markers: its Markdown table.
+* docs/results.md, between the leaderboard's two markers: its Markdown table.
 
     .venv/bin/python scripts/leaderboard.py            # this machine
     .venv/bin/python scripts/leaderboard.py --ray      # the matches on a Ray cluster (same numbers)
-    .venv/bin/python scripts/leaderboard.py --readme   # README's table from the stored report, no matches
+    .venv/bin/python scripts/leaderboard.py --page     # only the page's table, from the stored report
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # this checkout's handfoot, whatever else is installed
-README = ROOT / "README.md"
+PAGE = ROOT / "docs" / "results.md"
 START = "<!-- leaderboard: scripts/leaderboard.py writes what follows, up to the end marker -->"
 END = "<!-- end of leaderboard -->"
 
@@ -27,7 +27,7 @@ END = "<!-- end of leaderboard -->"
 def splice(text: str, table: str) -> str:
     """``text`` with the part between the markers replaced by ``table``."""
     if text.count(START) != 1 or text.count(END) != 1 or text.index(START) > text.index(END):
-        raise SystemExit(f"README.md needs the two leaderboard markers once each, in order:\n{START}\n{END}")
+        raise SystemExit(f"{PAGE} needs the two leaderboard markers once each, in order:\n{START}\n{END}")
     before, rest = text.split(START)
     _, after = rest.split(END)
     return f"{before}{START}\n{table}\n{END}{after}"
@@ -39,13 +39,13 @@ def main() -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS", help="play the matches on Ray")
-    parser.add_argument("--readme", action="store_true", help="only write README's table from leaderboard.json")
+    parser.add_argument("--page", action="store_true", help="only write the page's table from leaderboard.json")
     args = parser.parse_args()
-    if args.readme:
-        README.write_text(splice(README.read_text(), markdown(json.loads(LEADERBOARD.read_text()))))
-        print(f"written: README.md from {LEADERBOARD}", file=sys.stderr)
+    if args.page:
+        PAGE.write_text(splice(PAGE.read_text(), markdown(json.loads(LEADERBOARD.read_text()))))
+        print(f"written: {PAGE} from {LEADERBOARD}", file=sys.stderr)
         return 0
-    splice(README.read_text(), "")  # the markers are there, before an hour of matches
+    splice(PAGE.read_text(), "")  # the markers are there, before an hour of matches
     settings = Settings(faults=ROOT / "benchmark" / "faults")
     with ray_cluster(args.ray) as cluster:
         report = Benchmark(list(OPPONENTS), settings, cluster).run()
@@ -54,9 +54,9 @@ def main() -> int:
         return 1
     table = markdown(report)
     LEADERBOARD.write_text(json.dumps(report, indent=2) + "\n")
-    README.write_text(splice(README.read_text(), table))
+    PAGE.write_text(splice(PAGE.read_text(), table))
     print(table)
-    print(f"written: {LEADERBOARD} and README.md ({report['seconds'] / 60:.1f} min)", file=sys.stderr)
+    print(f"written: {LEADERBOARD} and {PAGE} ({report['seconds'] / 60:.1f} min)", file=sys.stderr)
     return 0
 
 

@@ -9,7 +9,7 @@ from handfoot_env import actions as A
 
 def test_layout_is_fixed_and_well_under_200():
     assert A.NUM_ACTIONS == 187
-    assert A.NUM_ACTIONS_BY_VERSION == {1: 173, 2: 187}  # version 2 appended 173-186 (issue 29)
+    assert A.NUM_ACTIONS_BY_VERSION == {1: 173, 2: 187}  # version 2 (0.5.0) appended 173-186
     assert sum(count for _, count, _ in A.layout_table()) == A.NUM_ACTIONS
 
 
@@ -45,9 +45,9 @@ def test_module_docstring_table_matches_the_constants():
         assert f"| {index}" in doc, index
 
 
-def test_readme_action_table_matches_the_layout():
+def test_the_docs_action_table_matches_the_layout():
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    page = (Path(__file__).resolve().parents[1] / "docs" / "env.md").read_text()
     for index, count, _ in A.layout_table():
-        assert f"| {index} | {count} |" in readme, index
+        assert f"| {index} | {count} |" in page, index

@@ -126,7 +126,7 @@ def test_engines_play_every_preset_and_every_variation():
     for name in PRESET_NAMES:
         assert unsupported_by_engines(Rules.preset(name)) == []
     require_supported(Rules.preset("house", num_players=4, partnerships=True))
-    for name, overrides in VARIATION_CONFIGS:  # wild books were refused before issue 29
+    for name, overrides in VARIATION_CONFIGS:  # wild books were refused before layout version 2
         require_supported(Rules.preset(name, **overrides))
 
 

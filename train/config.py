@@ -452,9 +452,9 @@ def validate(config: TrainConfig) -> TrainConfig:
         if getattr(tune, key) != getattr(run_default, key):
             fail(f"tune.{key}", f"the search in a run takes {owner}: leave tune.{key} out")
     if tune.generations:
-        problem = tune.problem()
-        if problem is not None:
-            fail(f"tune.{problem[0]}", problem[1])
+        search_problem = tune.problem()
+        if search_problem is not None:
+            fail(f"tune.{search_problem[0]}", search_problem[1])
         if tune.pair_positions and not config.make_rules().takes_with_a_pair:
             fail(
                 "tune.pair_positions",

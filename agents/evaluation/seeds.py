@@ -4,7 +4,7 @@ training, tuning or another evaluation has played.  Every range is defined here 
 A game's deals follow from its seed (``handfoot_env.cards.shuffled_cards``); a duplicate match of
 ``pairs`` sets plays seeds ``first`` to ``first + pairs - 1``, each with the sides rotated.
 
-    0 - 999               the README's and docs' tables (``handfoot eval`` without ``--seed``)
+    0 - 999               the docs' tables (``handfoot eval`` without ``--seed``)
     100,000+              the trainer's periodic evaluations (the learning curves)
     1,000,000+            the trainer's final table
     2,000,000+            head-to-head comparisons of trained agents in the docs

@@ -63,7 +63,11 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     """Search the heuristic's numbers for a variant that beats it; save the variant."""
     from handfoot_env.baselines.heuristic_params import save_params
-    from train.tune import TuneConfig, tune
+
+    try:
+        from train.tune import TuneConfig, tune
+    except ImportError as exc:  # its pair model is a small torch network
+        raise ValueError(f"the search needs the training extras (pip install 'handfoot[train]'): {exc}") from None
 
     rules = rules_from_args(args)
     if args.out:

@@ -1,7 +1,7 @@
 """The web app behind ``handfoot serve``: a page (``static/``) and a small JSON API.
 
 One table per browser session (a cookie), several sessions at once.  Every answer about a
-game is ``views.position`` for the session's seat: during play, only what that seat may
+game is ``views.position`` for that browser's seat: during play, only what that seat may
 know.  A game played here without a seed deals from an unpredictable one (62 bits from
 ``secrets``); its record, which holds the seed, is given only once the game is over; the
 agents and the Coach draw their randomness from a secret the server picks when it starts.
@@ -19,7 +19,7 @@ and in all, and a new one past a limit is refused (429, 503) rather than an old 
     POST /api/advance {steps}                                                     the watched game moves on
     POST /api/replay  <a record>                                                  open a record
     POST /api/goto    {step} | {deal}                                             move through the replay
-    GET  /api/table   ?seat=N&reveal=1                                            the session's table
+    GET  /api/table   ?seat=N&reveal=1                                            the browser's table
     GET  /api/record                                                              the game as a record (JSON):
                                                                                   a game you play, once it is over
     GET  /api/options                                                             presets, player counts, agents and
@@ -203,7 +203,7 @@ def create_app(
 
     async def opened(request: Request, build, *args) -> Response:
         """A new table for the request's browser: room for it first (or one line: 429, 503),
-        then ``build(*args)`` in a worker thread; the answer carries its new session's cookie."""
+        then ``build(*args)`` in a worker thread; the answer carries the cookie of its new session."""
         client = request.client.host if request.client else "unknown"
         with tables.opening(client, replacing=request.cookies.get(COOKIE)) as seat:
             table = await run_in_threadpool(build, *args)
@@ -213,7 +213,7 @@ def create_app(
         return response
 
     def table_of(request: Request, kind: str | None = None, refusal: str = ""):
-        """The session's table; ``refusal`` (409) when it is not of ``kind``."""
+        """The requesting browser's table; ``refusal`` (409) when it is not of ``kind``."""
         table = tables.get(request.cookies.get(COOKIE))
         if kind is not None and table.kind != kind:
             raise Refused(refusal, 409)
@@ -221,7 +221,7 @@ def create_app(
 
     async def under_lock(table, work, *args) -> Response:
         """``work(*args)`` in a worker thread holding the table's lock (games, agents and the
-        Coach's play-outs never hold up another session's requests), answered as JSON."""
+        Coach's play-outs never hold up another browser's requests), answered as JSON."""
         return JSONResponse(await run_in_threadpool(locked, table, work, *args))
 
     def seat_and_reveal(request: Request, table) -> tuple[int | None, bool]:
@@ -274,7 +274,7 @@ def create_app(
 
     async def act(request: Request) -> Response:
         data = await read_body(request)
-        table = table_of(request, "play", "this session is watching or replaying: start a game to play")
+        table = table_of(request, "play", "this table is watching or replaying: start a game to play")
         return await under_lock(table, table.act, data.get("turn"), data.get("action"), data.get("command"))
 
     async def hint(request: Request) -> Response:
@@ -337,7 +337,8 @@ def create_app(
         Route("/api/record", record),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={Refused: refused, AgentFault: faulted})
+    handlers: dict[Any, Any] = {Refused: refused, AgentFault: faulted}  # Starlette types them loosely
+    app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.tables = tables
     return app
 

@@ -58,10 +58,10 @@ class Tables:
         self.lock = threading.Lock()
 
     def get(self, session: str | None):
-        """The session's table (its idle time starts again), or 404 in words."""
+        """The table of browser session ``session`` (its idle time starts again), or 404 in words."""
         with self.lock:
             seat = self.by_session.get(session) if session else None
-            if seat is not None and self._idle(seat):
+            if session is not None and seat is not None and self._idle(seat):
                 del self.by_session[session]
                 seat = None
             if seat is None:

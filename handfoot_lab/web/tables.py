@@ -13,6 +13,7 @@ the Coach weighs moves on redeals of the unseen cards (``coach.py``), not on the
 from __future__ import annotations
 
 import copy
+import operator
 import pickle
 import threading
 import time
@@ -245,7 +246,7 @@ class PlayTable:
             }
             for (before, mine, theirs), cost in zip(weighed, costs)
         ]
-        notes.sort(key=lambda n: -n["cost"])
+        notes.sort(key=operator.itemgetter("cost"), reverse=True)  # stable: ties keep their order
         return {"deal": deal_index + 1, "moves": moves, "changed": changed, "notes": notes}
 
 

@@ -108,6 +108,20 @@ def test_the_one_game_adapter_plays_a_function_of_the_aec_observation_and_names_
     assert caught.value.row == 1 and "KeyError: 'eleven' at one.py:5" in str(caught.value)
 
 
+def test_the_one_game_example_plays_the_game_it_describes(capsys):
+    """examples/one_game_agent.py, a policy of one AEC observation, beats random play clearly (its
+    docstring says it wins every game), legally, behind the guard."""
+    import json
+    from pathlib import Path
+
+    from handfoot_lab.cli import main
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "one_game_agent.py"
+    args = ["eval", "--team", f"py:{example}:make", "--vs", "random", "--pairs", "20", "--json", "--no-progress"]
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out)["win_rate"] >= 0.9
+
+
 def test_py_references_load_files_modules_factories_with_arguments(tmp_path, monkeypatch):
     (tmp_path / "helper.py").write_text("FIRST = 10\n")
     (tmp_path / "bots.py").write_text(

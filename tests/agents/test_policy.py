@@ -283,7 +283,7 @@ def test_the_legal_action_inputs_are_those_the_rules_can_allow():
 
 
 def test_device_auto_falls_back_to_the_cpu_and_the_label_names_the_kind():
-    if torch.cuda.is_available():  # a GPU machine: scripts/gpu_check.sh, README "On a GPU"
+    if torch.cuda.is_available():  # a GPU machine: scripts/gpu_check.sh, docs/training.md "On a GPU"
         assert device_label(resolve_device("auto")).startswith("cuda (")
         return
     assert resolve_device("auto") == torch.device("cpu") and device_label(resolve_device("auto")) == "cpu"

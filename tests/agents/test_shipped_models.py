@@ -1,6 +1,6 @@
 """The shipped models and tuned heuristics still play exactly as they were recorded.
 
-Layout version 2 (issue 29) appended actions 173-186 and observation fields 599-654 for the
+Layout version 2 (0.5.0) appended actions 173-186 and observation fields 599-654 for the
 variations.  A model saved with the old layout loads (``Policy.load`` pads its action layer and
 reads its saved columns) and, under the presets, where the appended actions are never legal
 and the appended fields are zero, must choose exactly what it chose before: the partnership

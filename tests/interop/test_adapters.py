@@ -1,8 +1,8 @@
 """Agents trained under other frameworks enter ``handfoot eval`` and ``handfoot benchmark``
-unchanged: a MaskablePPO model from the README's SB3 snippet (``ppo:model.zip``), and, by the
-recipe of docs/benchmark.md (train with an example, ``--save``, benchmark through an adapter in
-``examples/``), a tianshou policy, TorchRL's and CleanRL's policy networks and an RLlib checkpoint,
-each trained a little here."""
+unchanged: a MaskablePPO model from the SB3 snippet of docs/env.md (``ppo:model.zip``), and, by
+the recipe of docs/benchmark.md (train with an example, ``--save``, benchmark through an adapter
+in ``examples/``), a tianshou policy, TorchRL's and CleanRL's policy networks and an RLlib
+checkpoint, each trained a little here."""
 
 from __future__ import annotations
 
@@ -35,17 +35,26 @@ def enters_eval_and_benchmark(name: str, tmp_path: Path, capsys) -> None:
     assert report["faults"] == [] and all(r["games"] == 2 for r in results.values()) and len(results) == 5
 
 
-def test_a_maskable_ppo_model_from_the_readme_snippet(tmp_path, capsys, monkeypatch):
+def maskable_ppo_snippet() -> str:
+    """The snippet of docs/env.md, "Training under another framework", with fewer steps."""
+    page = (ROOT / "docs" / "env.md").read_text()
+    part = page[page.index("## Training under another framework") :]
+    snippet = part[part.index("```python\n") + len("```python\n") : part.index("```\n\n")]
+    shorter = {
+        "model.learn(100_000)": "model.learn(128)",
+        "seed=0, verbose=1)": 'seed=0, verbose=1, n_steps=64, batch_size=32, device="cpu")',
+    }
+    for printed, run in shorter.items():
+        assert snippet.count(printed) == 1, printed
+        snippet = snippet.replace(printed, run)
+    return snippet
+
+
+def test_a_maskable_ppo_model_from_the_docs_snippet(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    # The README's snippet ("Using the env from other frameworks"), with fewer steps.
-    from sb3_contrib import MaskablePPO
-
-    from handfoot_env.envs.gymnasium import HandFootGymEnv
-
-    env = HandFootGymEnv(preset="classic", opponent="greedy")
-    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, seed=0, device="cpu")
-    model.learn(128)
-    model.save("classic_ppo")  # classic_ppo.zip
+    exec(compile(maskable_ppo_snippet(), "docs/env.md", "exec"), {})  # noqa: S102 - our own docs
+    assert "total_timesteps" in capsys.readouterr().out  # it shows its progress while it trains
+    assert (tmp_path / "classic_ppo.zip").exists()
     enters_eval_and_benchmark("ppo:classic_ppo.zip", tmp_path, capsys)
 
 

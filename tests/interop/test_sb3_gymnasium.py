@@ -25,7 +25,7 @@ from handfoot_env.observation import OBS_SIZE
 def test_maskable_ppo_updates_its_policy_and_evaluate_policy_plays_whole_games(preset, players):
     """Two short updates move the policy's weights; evaluate_policy, masking, plays two whole
     one-deal games (the env raises on an illegal action) to a finite score.  Too short to learn
-    to play: that is measured by training (README, Training), not here."""
+    to play: that is measured by training (docs/training.md), not here."""
     env = HandFootGymEnv(rules=Rules.preset(preset, num_players=players, num_deals=1), opponent="greedy")
     model = MaskablePPO(
         "MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu", policy_kwargs={"net_arch": [32]}

@@ -138,7 +138,7 @@ BAD_VALUES = [
     # refused before a Ray cluster starts (a typo cost the cluster's start-up before the answer)
     (["eval", "--round-robin", "random,genius", "--ray"], "unknown agent 'genius'"),
     (["eval", "--team", "genius", "--ray"], "unknown agent 'genius'"),
-    (["tune", "--population", "2", "--elite", "5", "--ray"], "elite (5) must not exceed population (2)"),
+    (["tune", "--population", "2", "--elite", "5", "--ray"], "elite must not exceed population (2), got 5"),
 ]
 
 
@@ -164,6 +164,21 @@ def test_bad_values_in_files_and_options_are_one_clear_line_with_exit_status_2(t
         lines = err.strip().splitlines()
         assert len(lines) == 1 and "Traceback" not in err and message in lines[0], (args, err)
     assert not (tmp_path / "benchmark").exists()  # refused before its folder is made
+
+
+@pytest.mark.parametrize(
+    ("missing", "args", "extra"),
+    [
+        ("torch", ["eval", "--team", "ppo", "--vs", "greedy", "--pairs", "1"], "handfoot[play]"),
+        ("train.tune", ["tune", "--generations", "1", "--pairs", "2"], "handfoot[train]"),
+    ],
+)
+def test_a_missing_extra_is_one_line_naming_it(missing, args, extra, capsys, monkeypatch):
+    """The base install plays the scripted agents; what needs an extra says which one."""
+    monkeypatch.setitem(sys.modules, missing, None)  # as if not installed
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and f"pip install '{extra}'" in err, err
 
 
 def test_a_config_that_fails_validation_leaves_no_run_folder(tmp_path):

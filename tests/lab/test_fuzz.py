@@ -24,7 +24,7 @@ from handfoot_lab.fuzz import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-# The variations the presets leave out (docs/rules.md "Variations"; issue 29), besides six players.
+# The variations the presets leave out (docs/rules.md "Variations"), besides six players.
 VARIATION_FIELDS = (
     "wild_books",
     "wild_book_to_go_out",

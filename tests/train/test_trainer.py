@@ -181,17 +181,39 @@ def test_trained_model_is_an_agent(tiny_run):
         make_agent("ppo:/nonexistent/model.zip")
 
 
-def test_notebook_executes_on_the_run(tiny_run):
-    config, _ = tiny_run
+def execute_notebook(run: Path) -> list[dict]:
+    """``notebooks/results.ipynb`` executed as Jupyter would, with ``HANDFOOT_RUN=run``; its
+    code cells' outputs, one list a cell."""
     notebook = nbformat.read(ROOT / "notebooks" / "results.ipynb", as_version=4)
-    os.environ["HANDFOOT_RUN"] = str(config.path)
+    os.environ["HANDFOOT_RUN"] = str(run)
     try:
         NotebookClient(
             notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "notebooks")}}
         ).execute()
     finally:
         del os.environ["HANDFOOT_RUN"]
+    return [cell["outputs"] for cell in notebook.cells if cell.cell_type == "code"]
+
+
+def inline_pictures(outputs: list[dict]) -> int:
+    return sum("image/png" in output.get("data", {}) for output in outputs)
+
+
+def test_notebook_executes_on_the_run(tiny_run):
+    config, _ = tiny_run
+    cells = execute_notebook(config.path)
     assert (config.path / "learning_curves.png").exists() and (config.path / "final_eval.png").exists()
+    assert [inline_pictures(outputs) for outputs in cells[1:]] == [1, 1, 1]  # shown in the notebook too
+
+
+def test_notebook_executes_on_a_fresh_clone(tmp_path):
+    """With no run folder (a fresh clone has no runs/) it says what to run and shows the run
+    summary the repository ships, its plots inline."""
+    cells = execute_notebook(tmp_path / "runs" / "quick")
+    said = "".join(output.get("text", "") for output in cells[0])
+    assert "bash scripts/main.sh" in said and "scratch_anneal_seed0.json" in said
+    assert [inline_pictures(outputs) for outputs in cells[1:]] == [0, 1, 1]
+    assert not (tmp_path / "runs").exists()  # nothing written where no run is
 
 
 def test_house_trains_in_teams(tmp_path):

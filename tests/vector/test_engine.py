@@ -338,15 +338,15 @@ def test_observation_layout_is_documented():
     for name, size in O.FIELDS:
         assert f"| {name}" in doc
     assert O.OBS_SIZE == sum(size for _, size in O.FIELDS) == 655
-    assert O.OBS_SIZE_BY_VERSION == {1: 599, 2: 655}  # version 2 appended 599-654 (issue 29)
+    assert O.OBS_SIZE_BY_VERSION == {1: 599, 2: 655}  # version 2 (0.5.0) appended 599-654
 
 
-def test_readme_observation_table_matches_the_layout():
+def test_the_docs_observation_table_matches_the_layout():
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    page = (Path(__file__).resolve().parents[2] / "docs" / "env.md").read_text()
     for name, indices, _ in O.layout_table():
-        assert f"| {name} | {indices} |" in readme, name
+        assert f"| {name} | {indices} |" in page, name
 
 
 from hypothesis import example, given, settings

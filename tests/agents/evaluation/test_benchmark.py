@@ -109,8 +109,8 @@ def test_a_fault_stops_the_benchmark_or_forfeits_its_game(tmp_path, capsys):
     assert report["tables"][0]["entries"][name]["rating"] is not None and ", 1 forfeited" in table
 
 
-def test_the_readme_leaderboard_is_the_benchmark_of_the_shipped_agents():
-    """README's table is ``markdown`` of agents/models/leaderboard.json, a standard run of the
+def test_the_docs_leaderboard_is_the_benchmark_of_the_shipped_agents():
+    """docs/results.md's table is ``markdown`` of agents/models/leaderboard.json, a standard run of the
     five opponents, made with the shipped files of today (its anchors are not stale)."""
     import importlib.util
 
@@ -123,8 +123,9 @@ def test_the_readme_leaderboard_is_the_benchmark_of_the_shipped_agents():
     assert report["protocol"] == PROTOCOL and report["standard"] and report["faults"] == []
     assert [(t["preset"], t["players"]) for t in report["tables"]] == list(TABLES)
     assert [a["name"] for a in report["agents"]] == list(OPPONENTS)
-    readme = (ROOT / "README.md").read_text()
-    assert script.splice(readme, markdown(report)) == readme
+    page = script.PAGE.read_text()
+    assert script.PAGE == ROOT / "docs" / "results.md"
+    assert script.splice(page, markdown(report)) == page
     for preset, players in TABLES:
         assert "STALE" not in stored_anchors(Rules.preset(preset, num_players=players))[1]
     assert script.splice("a\n" + script.START + "\nold\n" + script.END + "\nb", "new") == (

@@ -66,7 +66,7 @@ def answers(client: TestClient) -> list[tuple[str, int, bytes]]:
 
 
 def in_sync(real: TestClient, twin: TestClient) -> None:
-    """The twin session's table holds the real one's position again (a fresh copy)."""
+    """The twin client's table holds the real one's position again (a fresh copy)."""
     for part in ("game", "log", "talk", "moves_seen"):
         setattr(table_of(twin), part, copy.deepcopy(getattr(table_of(real), part)))
 

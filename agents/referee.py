@@ -195,7 +195,7 @@ def _widen(fd: int) -> None:
 def _kill(process: subprocess.Popen) -> None:
     if process.poll() is None:
         try:
-            os.killpg(process.pid, signal.SIGKILL)  # the session's leader: its own children go too
+            os.killpg(process.pid, signal.SIGKILL)  # it leads its process group: its own children go too
         except (OSError, AttributeError):  # gone already, or no process groups
             process.kill()
 

@@ -18,11 +18,12 @@ referee checks every answer again, and keeps the clock.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
 import sys
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 import numpy as np
 
@@ -32,7 +33,7 @@ from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules
 
 
-def _answer(out: BinaryIO, message: dict) -> None:
+def _answer(out: IO[bytes], message: dict) -> None:
     out.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
     out.flush()
 
@@ -57,7 +58,7 @@ def _describe(agent: Any) -> dict:
     }
 
 
-def serve(inp: BinaryIO, out: BinaryIO) -> int:
+def serve(inp: io.BufferedReader, out: IO[bytes]) -> int:
     """Build the agent the first message names, then answer every message until the input ends."""
     start = json.loads(inp.readline())
     reference = start["reference"]
@@ -76,7 +77,7 @@ def serve(inp: BinaryIO, out: BinaryIO) -> int:
                 rows = int(message["rows"])
                 observations = np.empty((rows, OBS_SIZE), dtype=np.float32)
                 masks = np.empty((rows, NUM_ACTIONS), dtype=bool)
-                if inp.readinto(memoryview(observations).cast("B")) + inp.readinto(memoryview(masks).cast("B")) < (
+                if inp.readinto(observations.data.cast("B")) + inp.readinto(masks.data.cast("B")) < (
                     observations.nbytes + masks.nbytes
                 ):
                     return 0  # the referee is gone mid-request

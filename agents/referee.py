@@ -397,7 +397,7 @@ class PyAgent(ForeignAgent):
     def _decide(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         rows = len(masks)
         request = _line({"type": "act", "rows": rows})
-        arrays = (memoryview(np.ascontiguousarray(observations)), memoryview(np.ascontiguousarray(masks)))
+        arrays = (np.ascontiguousarray(observations).data, np.ascontiguousarray(masks).data)
         process = self._running()
         answer = self._exchange(request, self._clock(process), self._limit(rows), process, *arrays)
         return check_actions(answer.get("actions"), masks, self.name)

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 
 class IllegalActionError(ValueError):
-    """An action that the rules do not allow now.  The game state is left untouched."""
+    """An action that the rules do not allow now.  The game state is left untouched.
 
-    def __init__(self, action: int, description: str, reason: str):
-        self.action = action
-        self.reason = reason
-        super().__init__(f"illegal action {action} ({description}): {reason}")
+    ``game``: the game of a batch it was played in (where the engine knows it); ``agent``: who
+    played it, in words, where an agent at a table did (``Seating.play``), not the caller."""
+
+    def __init__(self, action: int, description: str, reason: str, game: int | None = None, agent: str | None = None):
+        self.action, self.description, self.reason = action, description, reason
+        self.game, self.agent = game, agent
+        message = f"illegal action {action} ({description}): {reason}"
+        super().__init__(message if agent is None else f"{agent} played an {message}")
+
+    def __reduce__(self):  # pickled whole (Ray workers), not from the message alone
+        return (IllegalActionError, (self.action, self.description, self.reason, self.game, self.agent))
 
 
 class RecordError(ValueError):

@@ -174,3 +174,29 @@ __all__ = [
     "scenario",
     "swap_hidden_cards",
 ]
+
+
+def assert_unpredictable(draw, bits: int, count: int = 200) -> None:
+    """``draw()`` gives seeds nobody can guess or search for: ``bits`` random bits each (every
+    bit set in about half of ``count`` draws: a clock's high bits stand still, its low bits
+    count), none reproduced by reseeding Python's or numpy's shared generators, and new ones
+    with the clocks stopped."""
+    import time
+
+    import pytest
+
+    seeds = [draw() for _ in range(count)]
+    assert len(set(seeds)) == count and all(0 <= seed < 2**bits for seed in seeds)
+    for bit in range(bits):
+        share = sum((seed >> bit) & 1 for seed in seeds) / count
+        assert 0.3 < share < 0.7, f"bit {bit} is set in {share:.0%} of the seeds"
+    random.seed(0)
+    np.random.seed(0)
+    first = draw()
+    random.seed(0)
+    np.random.seed(0)
+    assert draw() != first, "reseeding the shared generators repeats the seed"
+    with pytest.MonkeyPatch.context() as patch:
+        for clock in ("time", "time_ns", "perf_counter", "perf_counter_ns", "monotonic_ns"):
+            patch.setattr(time, clock, lambda: 1)
+        assert len({draw() for _ in range(5)}) == 5, "the seed follows the clock"

@@ -120,8 +120,8 @@ class RolloutCollector:
                 buffers.setdefault(name, np.zeros((n_steps, envs), dtype=np.float32))[t] = values
             tick = time.perf_counter()
             opponents_before = games.seating.agent_seconds
-            obs, rewards, dones, _ = games.step(np.asarray(actions))
-            masks = games.action_masks()
+            _, rewards, dones, _ = games.step(np.asarray(actions), observe=False)
+            obs, masks = games.observe(), games.action_masks()
             opponents = games.seating.agent_seconds - opponents_before
             timer.add("opponents", opponents)
             timer.add("simulation", time.perf_counter() - tick - opponents)

@@ -1,7 +1,8 @@
 """The win-probability model behind ``reward_mode: win_prob``: P(win | totals, deals played).
 
 Fitted on engine games between equal agents (each game one scripted agent in every seat,
-drawn from ``AGENTS``): at the start of every deal, for every side, the features of
+drawn from ``AGENTS``): at the start of every deal (the totals then and the deals played
+before it: ``handfoot_env.seating.rewards.next_deal_start``), for every side, the features of
 ``handfoot_env.seating.rewards.WinProbability`` and whether that side went on to win the game (1,
 0.5 on a tie for the highest, 0).  A small network (6 -> 16 -> 1, tanh) is fitted by
 logistic loss on four fifths of the games; the last fifth, never fitted on, gives the
@@ -22,7 +23,7 @@ import torch
 
 from agents import make_agent
 from handfoot_env.rules import Rules
-from handfoot_env.seating.rewards import WinProbability, game_points
+from handfoot_env.seating.rewards import WinProbability, game_points, next_deal_start
 from handfoot_env.seating.seats import Seating
 from handfoot_env.vector import VectorEngine
 
@@ -57,18 +58,20 @@ def _play_chunk(rules: Rules, agents: list, seats: np.ndarray, seeds: np.ndarray
     engine.reset(seeds=seeds)
     seating = Seating(engine, agents)
     seating.seat_agents = seats
-    deals = np.zeros(len(seeds), dtype=np.int64)
-    totals = [np.zeros((len(seeds), rules.num_owners))]
-    played = [np.zeros(len(seeds), dtype=np.int64)]
-    game_of = [np.arange(len(seeds))]
+    # each game's position (rewards.next_deal_start): the totals at its deal's start, the deals before it
+    position = np.zeros((len(seeds), rules.num_owners)), np.zeros(len(seeds), dtype=np.int64)
+    totals, played, game_of = [position[0].copy()], [position[1].copy()], [np.arange(len(seeds))]
 
     def record(outcome, stepped, actions) -> None:
-        rows = np.flatnonzero(outcome.deal_over & ~outcome.game_over)
-        if len(rows):
-            deals[rows] += 1
-            totals.append(engine.totals[rows].astype(np.float64))
-            played.append(deals[rows].copy())
-            game_of.append(rows)
+        ended = np.flatnonzero(outcome.deal_over)
+        if len(ended) == 0:
+            return
+        after, deals = next_deal_start(position[0][ended], outcome.deal_scores[ended], position[1][ended])
+        position[0][ended], position[1][ended] = after, deals
+        rows = ended[~outcome.game_over[ended]]  # a deal starts in these games
+        totals.append(position[0][rows].copy())
+        played.append(position[1][rows].copy())
+        game_of.append(rows)
 
     seating.play(on_step=record)
     return totals, played, game_of, engine.final_totals.astype(np.float64)

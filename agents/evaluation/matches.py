@@ -33,7 +33,7 @@ import numpy as np
 from agents.foreign import AgentFault, MatchFault
 from agents.referee import ForeignAgent
 from handfoot_env.rules import Rules
-from handfoot_env.seating.rewards import seat_owners
+from handfoot_env.seating.rewards import game_points, seat_owners
 from handfoot_env.seating.seats import Seating
 from handfoot_env.vector import VectorEngine
 
@@ -307,14 +307,7 @@ def play_chunk(
         ended = np.ones(len(chunk.seeds), dtype=bool)
     except _GamesInterrupted as stop:
         totals, taken, ended, interrupted = stop.totals, stop.taken, stop.finished, True
-    out = np.zeros((len(chunk.seeds), 3))
-    for i, side in enumerate(chunk.sides):
-        mine, others = totals[i, side], np.delete(totals[i], side)
-        out[i] = (
-            1.0 if mine > others.max() else (0.5 if mine == others.max() else 0.0),
-            mine - others.mean(),
-            taken[i],
-        )
+    out = np.stack([*team_outcomes(totals, chunk.sides), np.asarray(taken, dtype=np.float64)], axis=1)
     for game, fault in (forfeits or {}).items():
         out[game, :2] = (0.0 if fault.by_team else 1.0, np.nan)
         ended[game] = True
@@ -322,6 +315,17 @@ def play_chunk(
         out[~ended, 0] = np.nan
         raise _ChunkInterrupted(out)
     return out, totals
+
+
+def team_outcomes(totals: np.ndarray, sides: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per game, the team's (on side ``sides[i]``) outcome by the draw rule (``game_points``:
+    1 won, 0.5 tied for the highest total, 0 lost) and its score difference (its total less the
+    mean of the other sides')."""
+    totals = np.asarray(totals, dtype=np.float64)
+    sides = np.asarray(sides, dtype=np.int64)
+    mine = totals[np.arange(len(totals)), sides]
+    others = (totals.sum(axis=1) - mine) / (totals.shape[1] - 1)
+    return game_points(totals, sides), mine - others
 
 
 class _ChunkInterrupted(KeyboardInterrupt):

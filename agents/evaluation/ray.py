@@ -73,7 +73,15 @@ class Cluster:
             return
         try:
             if address in ("", "local"):
-                ray.init(include_dashboard=False, log_to_driver=True, logging_level="ERROR", configure_logging=True)
+                # "local": a new instance, even where `ray start` runs here or RAY_ADDRESS names
+                # a cluster (ray.init() without an address would join that one)
+                ray.init(
+                    address="local",
+                    include_dashboard=False,
+                    log_to_driver=True,
+                    logging_level="ERROR",
+                    configure_logging=True,
+                )
                 self.started_here = True
             else:
                 with _stderr_silenced():  # Ray's C++ core logs each failed retry, once a second

@@ -18,7 +18,7 @@ import numpy as np
 
 from handfoot_env.baselines.compiled.heuristic import CompiledHeuristic
 from handfoot_env.rules import Rules
-from handfoot_env.seating.rewards import WinProbability, game_result, margin, seat_owners
+from handfoot_env.seating.rewards import WinProbability, margin, seat_owners
 from handfoot_env.seating.seats import Seating
 from handfoot_env.vector import VectorEngine
 from handfoot_env.vector.determinize import determinize_kernel
@@ -54,7 +54,7 @@ class RolloutEvaluator:
         job_of = np.full(batch, -1, dtype=np.int64)  # the play-out in each slot
         job_mover = np.zeros(len(job_d), dtype=np.int64)  # per play-out: the seat to move,
         job_totals = np.zeros((len(job_d), owners), dtype=np.int64)  # the totals before the deal,
-        job_deals_after = np.zeros(len(job_d), dtype=np.int64)  # the deals played once it ends
+        job_deals = np.zeros(len(job_d), dtype=np.int64)  # the deals played before it
         active = np.zeros(batch, dtype=bool)
 
         # Each play-out's deal scores and whether its deal ended the game, by play-out; valued
@@ -84,7 +84,7 @@ class RolloutEvaluator:
                 job_of[free] = jobs
                 job_mover[jobs] = movers
                 job_totals[jobs] = engine.states["totals"][free, :owners]
-                job_deals_after[jobs] = engine.states["deals_ended"][free].astype(np.int64) + 1
+                job_deals[jobs] = engine.states["deals_ended"][free]
                 # The same redeal for every candidate of a decision (common random numbers).
                 determinize_kernel(
                     engine.states,
@@ -103,17 +103,15 @@ class RolloutEvaluator:
             if (active & self.engine.is_over).any():  # cannot happen: a game ends only as its deal does
                 raise RuntimeError("a play-out's game ended without its deal ending")
         job_sides = self.owners[job_mover]
-        out[job_d, job_c, job_r] = self._value(job_scores, job_game_over, job_sides, job_totals, job_deals_after)
+        out[job_d, job_c, job_r] = self._value(job_scores, job_game_over, job_sides, job_totals, job_deals)
         return out
 
-    def _value(self, scores, game_over, sides, totals_before, deals_after) -> np.ndarray:
+    def _value(self, scores, game_over, sides, totals_before, deals_before) -> np.ndarray:
         """A play-out's value for the mover's side from the deal's scores: the margin, or the
-        chance of winning the game from the totals after the deal (its result where it ended)."""
+        chance of winning the game once the deal is over (its result where it ended the game)."""
         if self.win_prob is None:
             return margin(scores, sides)
-        totals = totals_before + scores
-        result = (game_result(totals, sides) + 1.0) / 2.0  # 1 won, 0.5 tied, 0 lost
-        return np.where(game_over, result, self.win_prob(totals, sides, deals_after))
+        return self.win_prob.after_deal(totals_before, scores, sides, deals_before, game_over)
 
 
 __all__ = ["RolloutEvaluator"]

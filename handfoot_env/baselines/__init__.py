@@ -19,11 +19,16 @@ from handfoot_env.rules import Rules
 
 @runtime_checkable
 class Agent(Protocol):
+    """``name``, and ``act``.  An agent that decides from the legal mask alone may say so with a
+    class attribute ``reads_observations = False``: the tables (``seating/seats.py``) then skip
+    computing its observations and pass None (random and greedy do; an agent without the
+    attribute reads them)."""
+
     name: str
 
     def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """One legal action per row of ``masks`` (shape ``[B, NUM_ACTIONS]``), given the movers'
-        observations (``[B, OBS_SIZE]``; the scripted agents that read only the mask accept None)."""
+        observations (``[B, OBS_SIZE]``; None for an agent with ``reads_observations = False``)."""
         ...
 
 
@@ -54,9 +59,6 @@ BASELINES: dict[str, Callable[[int, Rules | None], Agent]] = {
     "heuristic": _heuristic,
 }
 BASELINE_NAMES = tuple(BASELINES)
-# The baselines that decide from the legal mask alone (they accept None for the observations):
-# the shells' opponent loops compute observations only for an opponent that reads them.
-MASK_ONLY_BASELINES = ("random", "greedy")
 
 
 def make_baseline(name: str, seed: int = 0, rules: Rules | None = None) -> Agent:
@@ -74,4 +76,4 @@ def act_one(agent: Agent, observation: dict) -> int:
     return int(agent.act(obs, mask)[0])
 
 
-__all__ = ["BASELINES", "BASELINE_NAMES", "MASK_ONLY_BASELINES", "Agent", "act_one", "make_baseline"]
+__all__ = ["BASELINES", "BASELINE_NAMES", "Agent", "act_one", "make_baseline"]

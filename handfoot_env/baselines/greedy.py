@@ -50,6 +50,7 @@ assert len(set(PREFERENCE)) == A.NUM_ACTIONS  # every action has its place
 
 class GreedyAgent:
     name = "greedy"
+    reads_observations = False  # decides from the legal mask alone: the tables pass None
 
     def act(self, observations: np.ndarray | None, masks: np.ndarray) -> np.ndarray:
         masks = np.asarray(masks, dtype=bool)

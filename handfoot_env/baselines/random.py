@@ -9,6 +9,7 @@ from handfoot_env.vector.sampling import random_legal_actions
 
 class RandomAgent:
     name = "random"
+    reads_observations = False  # decides from the legal mask alone: the tables pass None
 
     def __init__(self, seed: int = 0):
         self.seed(seed)

@@ -5,18 +5,21 @@
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(env.action_masks().argmax())
 
-In ``partnership`` the learner plays both partners.  ``info["action_mask"]`` (int8, all zeros
-once the game is over; the key of Gymnasium's Taxi and of the vector env) and ``action_masks()``
-(booleans, as sb3-contrib's MaskablePPO expects) give the legal actions, and
-``action_space.sample()`` draws a legal one.  An illegal action ends the episode with ``illegal_reward`` (-1), ``terminated`` set
-and ``info["illegal_action"]`` saying why — PettingZoo's convention, and what lets
-Gymnasium's ``check_env`` (which steps an action sampled in another position) pass with every
-default.  ``illegal_action="raise"`` raises ``IllegalActionError`` instead (state untouched),
-and ``"skip"`` refuses it (state untouched, reward 0, the reason in ``info``).  ``reset(seed=s)`` makes the game and everything
-random in it (the opponents too) repeat exactly; Gymnasium's ``check_env`` passes with every
-default.  Registered with Gymnasium as ``handfoot/HandFoot-v0`` (``import handfoot_env``,
-then ``gymnasium.make("handfoot/HandFoot-v0", opponent="heuristic")``).  Observations, actions
-and rewards are those of the AEC env (see ``handfoot_env.envs.pettingzoo``).
+In ``partnership`` the learner plays both partners.  The game is played by
+``handfoot_env.seating.learner.LearnerGames`` (one game of the loop under every single-learner
+shell: rewards, opponents, illegal actions); this module translates it into Gymnasium's API.
+``info["action_mask"]`` (int8, all zeros once the game is over; the key of Gymnasium's Taxi and of
+the vector env) and ``action_masks()`` (booleans, as sb3-contrib's MaskablePPO expects) give the
+legal actions, and ``action_space.sample()`` draws a legal one.  An illegal action ends the
+episode with ``illegal_reward`` (-1), ``terminated`` set and ``info["illegal_action"]`` saying
+why — PettingZoo's convention, and what lets Gymnasium's ``check_env`` (which steps an action
+sampled in another position) pass with every default.  ``illegal_action="raise"`` raises
+``IllegalActionError`` instead (state untouched), and ``"skip"`` refuses it (state untouched,
+reward 0, the reason in ``info``).  ``reset(seed=s)`` makes the game and everything random in it
+(the opponents too) repeat exactly; Gymnasium's ``check_env`` passes with every default.
+Registered with Gymnasium as ``handfoot/HandFoot-v0`` (``import handfoot_env``, then
+``gymnasium.make("handfoot/HandFoot-v0", opponent="heuristic")``).  Observations, actions and
+rewards are those of the AEC env (see ``handfoot_env.envs.pettingzoo``).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from handfoot_env import actions as A
 from handfoot_env.envs.spaces import LegalDiscrete, observation_box
 from handfoot_env.render.text import render_view, view_of_vector
 from handfoot_env.rules import Rules, rules_or_preset
-from handfoot_env.seating.learner import ILLEGAL_ACTIONS, LearnerGames, resolve_agents
+from handfoot_env.seating.learner import LearnerGames, check_illegal_action, resolve_agents
 
 
 class ResetNeeded(gym.error.ResetNeeded, RuntimeError):
@@ -53,9 +56,7 @@ class HandFootGymEnv(gym.Env):
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
     ):
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, got {illegal_action!r}")
-        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
+        self.illegal_action, self.illegal_reward = check_illegal_action(illegal_action), float(illegal_reward)
         rules = rules_or_preset(rules, preset, num_players)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
@@ -77,43 +78,37 @@ class HandFootGymEnv(gym.Env):
         opponents' own, which opponent sits down, the action space's samples)."""
         super().reset(seed=seed)
         self._started = True
-        self._ended_by_illegal_action = False
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
             self.action_space.seed(seed)
             self.games.reseed(seed)
         game_seed = int(self._seed_rng.integers(0, 2**62))
-        obs = self.games.reset(game_seed)[0]
-        return obs, self._info()
+        self.games.reset(game_seed)
+        return self.games.observe()[0], self._info()
 
     def step(self, action):
         if not self._started:
             raise ResetNeeded("call reset() before step()")
-        if self.games.engine.is_over[0] or self._ended_by_illegal_action:
+        if self.games.over[0]:
             raise ResetNeeded("the game is over: call reset() before step()")
         action = A.action_index(action)
-        if self.illegal_action != "raise":
-            reason = self.games.engine.why_illegal(0, action)
-            if reason is not None:
-                described = f"action {action} ({A.describe(action, self.rules)}): {reason}"
-                if self.illegal_action == "skip":
-                    return self.games.observe()[0], 0.0, False, False, dict(self._info(), illegal_action=described)
-                self._ended_by_illegal_action = True  # PettingZoo's convention: the game ends, with a penalty
-                info = dict(self._info(), illegal_action=described)
-                return self.games.observe()[0], self.illegal_reward, True, False, info
-        obs, rewards, dones, ends = self.games.step(np.array([action]))
+        obs, rewards, dones, ends = self.games.step(
+            np.array([action]), illegal=self.illegal_action, illegal_reward=self.illegal_reward
+        )
         info = self._info()
-        if dones[0]:
-            info["final_totals"] = ends[0]["final_totals"]
-        if self.render_mode == "human":
+        if self.games.illegal:
+            info["illegal_action"] = self.games.illegal[0]
+        elif self.render_mode == "human":
             print(self.render_text())
+        if "final_totals" in ends.get(0, {}):
+            info["final_totals"] = ends[0]["final_totals"]
         return obs[0], float(rewards[0]), bool(dones[0]), False, info
 
     def action_masks(self) -> np.ndarray:
         return self.games.action_masks()[0]
 
     def _info(self) -> dict:
-        over = self.games.engine.is_over[0] or self._ended_by_illegal_action
+        over = self.games.over[0]
         return {
             # The vector env's key too (and Gymnasium's Taxi's): int8, all zeros once the game is over.
             "action_mask": np.zeros(A.NUM_ACTIONS, np.int8) if over else self.action_masks().astype(np.int8),

@@ -11,7 +11,12 @@ Each of the N sub-environments is one game, with the semantics of the single-gam
 (``handfoot_env.envs.gymnasium``): the learner plays one side (both partners in ``partnership``), the
 opponents the rest, and a step is one learner action followed by the opponents' moves until the
 learner is to move again.  Here the N games move together: one engine call per move for the whole
-batch, the opponents' moves batched across games.
+batch, the opponents' moves batched across games.  The games are played by
+``handfoot_env.seating.learner.LearnerGames`` — the loop under every single-learner shell, which
+credits the rewards, seats the opponents (a list is a pool: each game draws one) and handles
+illegal actions — and this module translates it into Gymnasium's vector API: spaces, batched
+infos, the autoreset modes.  An opponent computes observations only if it reads them (random
+and greedy decide from the mask).
 
 * **Autoreset**: Gymnasium's default, ``AutoresetMode.NEXT_STEP`` (``metadata["autoreset_mode"]``):
   the step that ends a game returns its last observation with ``terminated``; the next step
@@ -32,8 +37,8 @@ batch, the opponents' moves batched across games.
   one seed per env.
 * **Illegal actions**: ``illegal_action="terminate"`` (the default, as in the single-game env) ends
   that env's game with ``illegal_reward`` and ``infos["illegal_action"]`` saying why; ``"skip"``
-  refuses the action (no move, reward 0); ``"raise"`` raises ``IllegalActionError`` naming the env,
-  and nothing changes.  ``action_space.sample()`` draws a legal action in every env.
+  refuses the action (no move, reward 0); ``"raise"`` raises ``IllegalActionError`` naming the env
+  (``game i``), and nothing changes.  ``action_space.sample()`` draws a legal action in every env.
 """
 
 from __future__ import annotations
@@ -46,16 +51,13 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from handfoot_env import actions as A
-from handfoot_env.baselines import MASK_ONLY_BASELINES
 from handfoot_env.cards import check_seed
 from handfoot_env.envs.spaces import observation_box
-from handfoot_env.errors import IllegalActionError
-from handfoot_env.observation import OBS_SIZE
 from handfoot_env.render.text import render_view, view_of_vector
 from handfoot_env.rules import Rules, rules_or_preset
-from handfoot_env.seating.learner import ILLEGAL_ACTIONS, resolve_agents
-from handfoot_env.seating.rewards import check_reward_mode, seat_owners, side_rewards
-from handfoot_env.vector import VectorEngine, games_stepped_together
+from handfoot_env.seating.learner import LearnerGames, check_illegal_action, resolve_agents
+from handfoot_env.seating.rewards import check_reward_mode
+from handfoot_env.vector import games_stepped_together
 
 
 class LegalMultiDiscrete(spaces.MultiDiscrete):
@@ -106,8 +108,7 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
         render_mode: str | None = None,
     ):
         num_envs = games_stepped_together(num_envs)
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, got {illegal_action!r}")
+        self.illegal_action, self.illegal_reward = check_illegal_action(illegal_action), float(illegal_reward)
         try:
             autoreset_mode = AutoresetMode(autoreset_mode)
         except ValueError:
@@ -117,42 +118,41 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
         rules = rules_or_preset(rules, preset, num_players)
-        if learner_side is not None and not 0 <= learner_side < rules.num_owners:
-            raise ValueError(f"learner_side must be a side from 0 to {rules.num_owners - 1}, got {learner_side}")
         self.rules = rules
         self.num_envs = num_envs
         self.render_mode = render_mode
         self.reward_mode = check_reward_mode(reward_mode)
-        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         self.metadata = dict(self.metadata, autoreset_mode=autoreset_mode)
         self.autoreset_mode = autoreset_mode
-
-        self.opponents = resolve_agents(opponent, rules)
-        names = opponent if isinstance(opponent, (list, tuple)) else [opponent]
-        # Whether each opponent reads observations (agent objects are assumed to).
-        self._reads_observations = [not (isinstance(n, str) and n in MASK_ONLY_BASELINES) for n in names]
-        self._fixed_side = learner_side
+        # The games: seating's loop, restarted here as the autoreset mode says.
+        self.games = LearnerGames(
+            rules,
+            num_envs,
+            resolve_agents(opponent, rules),
+            seed=0,
+            reward_mode=reward_mode,
+            auto_reset=False,
+            learner_side=learner_side,
+        )
+        self.engine = self.games.engine
 
         self.single_observation_space = observation_box()
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
         self.single_action_space = spaces.Discrete(A.NUM_ACTIONS)
         self.action_space = LegalMultiDiscrete(self)
-
-        n = self.num_envs
-        self.engine = VectorEngine(rules, batch_size=n, seed=0, auto_reset=False)
-        self._seat_sides = seat_owners(rules)
-        # A side's first seat: whose view the learner gets once a game is over.
-        self._first_seat = np.array([np.flatnonzero(self._seat_sides == side)[0] for side in range(rules.num_owners)])
-        self._all_rows = np.arange(n)
-        self.learner_side = np.zeros(n, dtype=np.int64)
-        self.opponent_index = np.zeros(n, dtype=np.int64)
-        self._masks = np.zeros((n, A.NUM_ACTIONS), dtype=bool)
-        self._reset_pending = np.zeros(n, dtype=bool)  # ended: restarted by the next step (or a reset)
-        self._ended_by_illegal = np.zeros(n, dtype=bool)  # over by an illegal action (the engine's game is not)
-        self._carry = np.zeros(n, dtype=np.float64)  # rewards earned in a new game before its first step
+        self._reset_pending = np.zeros(num_envs, dtype=bool)  # ended: restarted by the next step (or a reset)
         self._seed_rng = np.random.default_rng()
-        self._opponent_rng = np.random.default_rng()
         self._started = False
+
+    @property
+    def learner_side(self) -> np.ndarray:
+        """``[N]``: the learner's side in each env's game."""
+        return self.games.learner_side
+
+    @property
+    def opponent_index(self) -> np.ndarray:
+        """``[N]``: the opponent each env's game drew from the pool."""
+        return self.games.opponent_index
 
     # ------------------------------------------------------------------ the Gymnasium API
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):
@@ -172,14 +172,12 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
         if first is not None:
             first = check_seed(first, most=None)
             self._seed_rng = np.random.default_rng(first)
-            self._opponent_rng = np.random.default_rng([first, 1])
             self.action_space.seed(first)
-            for i, agent in enumerate(self.opponents):
-                if hasattr(agent, "seed"):
-                    agent.seed(first + i)
-        self.engine.reset(seeds=self._game_seeds(seeds))
+            self.games.reseed(first)
+        self.games.reset(seeds=self._game_seeds(seeds))
+        self._reset_pending[:] = False
         self._started = True
-        return self._begin(np.arange(n))
+        return self._observe(), self._infos()
 
     def _reset_some(self, rows: np.ndarray, seeds: list) -> tuple[np.ndarray, dict[str, Any]]:
         """A partial reset: new games at ``rows`` only (each from its seed as the single-game env's
@@ -188,11 +186,9 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
         if not self._started:
             raise gym.error.ResetNeeded("call reset() (of every env) before a partial reset")
         given = [seeds[b] for b in rows]
-        if any(s is not None for s in given):
-            self.engine.reset_games(rows, seeds=self._game_seeds(given))
-        else:
-            self.engine.reset_games(rows)
-        return self._begin(rows)
+        self.games.restart(rows, self._game_seeds(given) if any(s is not None for s in given) else None)
+        self._reset_pending[rows] = False
+        return self._observe(), self._infos()
 
     def _game_seeds(self, seeds: list) -> np.ndarray:
         """The engine's seed of each game: the one the single-game env's ``reset(seed=s)`` deals
@@ -207,19 +203,6 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
             dtype=np.int64,
         )
 
-    def _begin(self, rows: np.ndarray) -> tuple[np.ndarray, dict[str, Any]]:
-        """After the games at ``rows`` were dealt: their flags cleared, their sides and opponents
-        drawn, and their opponents moved until the learner is to move (the other games have the
-        learner to move already, or are over)."""
-        self._reset_pending[rows] = False
-        self._ended_by_illegal[rows] = False
-        self._carry[rows] = 0.0
-        self._seat_games(rows)
-        rewards = np.zeros(self.num_envs)
-        self._masks = self._play_opponents(rewards).copy()
-        self._carry += rewards  # a deal cannot end before the learner's first move; kept exact anyway
-        return self._observe(), self._infos()
-
     def step(self, actions):
         if not self._started:
             raise gym.error.ResetNeeded("call reset() before step()")
@@ -230,62 +213,35 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
                 "reset(options={'reset_mask': mask}) before stepping (autoreset_mode DISABLED)"
             )
         actions = self._check_actions(actions)
-        n = self.num_envs
-        restarting = self._reset_pending.copy()  # next-step autoreset: these envs start a new game now
-        moving = ~restarting
-        legal = self._masks[np.arange(n), actions]
-        illegal = moving & ~legal
-        reasons: dict[int, str] = {}
-        if illegal.any():
-            reasons = {int(b): self._why_illegal(int(b), int(actions[b])) for b in np.flatnonzero(illegal)}
-            if self.illegal_action == "raise":
-                b, reason = next(iter(reasons.items()))
-                raise IllegalActionError(int(actions[b]), A.describe(int(actions[b]), self.rules), reason)
-
-        rewards = np.where(restarting, 0.0, self._carry)
-        self._carry = np.where(restarting, self._carry, 0.0)
-        terminated = np.zeros(n, dtype=bool)
-        if restarting.any():
-            self._restart(np.flatnonzero(restarting))
-        moving &= legal
-        outcome = self.engine.step(actions, active=moving)
-        if outcome.deal_over.any():
-            rewards += self._learner_rewards(outcome)
-        if illegal.any() and self.illegal_action == "terminate":
-            rewards[illegal] = self.illegal_reward
-            terminated |= illegal
-            self._ended_by_illegal |= illegal
-        earned = np.zeros(n)
-        self._masks = self._play_opponents(earned).copy()
-        # Rewards of a game restarted in this step belong to its first step (next-step autoreset).
-        rewards += np.where(restarting, 0.0, earned)
-        self._carry += np.where(restarting, earned, 0.0)
-        terminated |= self.engine.is_over  # every game over now ended in this step
-
-        final: tuple[np.ndarray, dict] | None = None
+        # Next-step autoreset: the envs that ended start a new game now (their actions ignored).
+        restarting = np.flatnonzero(self._reset_pending)
+        _, rewards, terminated, _ = self.games.step(
+            actions,
+            illegal=self.illegal_action,
+            illegal_reward=self.illegal_reward,
+            restart=restarting if len(restarting) else None,
+            observe=False,
+        )
+        reasons = self.games.illegal
+        self._reset_pending[:] = False
         if self.autoreset_mode == AutoresetMode.SAME_STEP and terminated.any():
-            final = self._observe(), self._infos(terminated, reasons)
-            ended = np.flatnonzero(terminated)
-            self._restart(ended)
-            carried = np.zeros(n)
-            self._masks = self._play_opponents(carried).copy()
-            self._carry += carried
+            final_obs, final_info = self._observe(), self._infos(terminated, reasons)
+            self.games.restart(np.flatnonzero(terminated))
+            observations, infos = self._observe(), self._infos()
+            last = np.full(self.num_envs, None, dtype=object)
+            for b in np.flatnonzero(terminated):
+                last[b] = final_obs[b]
+            infos.update(final_obs=last, _final_obs=terminated.copy())
+            infos.update(final_info=final_info, _final_info=terminated.copy())
         else:
             self._reset_pending = terminated.copy()
-        observations = self._observe()
-        infos = self._infos(terminated if final is None else None, reasons if final is None else None)
-        if final is not None:
-            final_obs = np.full(n, None, dtype=object)
-            for b in np.flatnonzero(terminated):
-                final_obs[b] = final[0][b]
-            infos.update(final_obs=final_obs, _final_obs=terminated.copy())
-            infos.update(final_info=final[1], _final_info=terminated.copy())
-        return observations, rewards.astype(np.float64), terminated, np.zeros(n, dtype=bool), infos
+            observations, infos = self._observe(), self._infos(terminated, reasons)
+        return observations, rewards, terminated, np.zeros(self.num_envs, dtype=bool), infos
 
     def action_masks(self) -> np.ndarray:
         """``[N, 187]`` booleans: the learner's legal actions in each env (none where a game just ended)."""
-        masks = self._masks.copy()
-        masks[self._reset_pending | self._ended_by_illegal] = False
+        masks = self.games.action_masks()
+        masks[self._reset_pending] = False
         return masks
 
     def render(self) -> tuple[Any, ...] | None:
@@ -293,83 +249,16 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
         if self.render_mode != "ansi":
             gym.logger.warn("render() called without render_mode='ansi'")
             return None
-        seats = self._view_seats()
-        seats = np.where(seats < 0, self.engine.current_player, seats)
+        seats = self.games.view_seats()
         return tuple(render_view(view_of_vector(self.engine, b, int(seats[b]))) for b in range(self.num_envs))
 
     def close_extras(self, **kwargs: Any) -> None:
         pass
 
-    # ------------------------------------------------------------------ games and opponents
-    def _seat_games(self, rows: np.ndarray) -> None:
-        """The learner's side and the opponent of each new game at ``rows`` (the side from the
-        game's seed, as in the single-game env; the opponent drawn from the pool)."""
-        seeds = self.engine.states["seed"][rows]
-        sides = seeds % self.rules.num_owners if self._fixed_side is None else self._fixed_side
-        self.learner_side[rows] = sides
-        if len(self.opponents) > 1:
-            self.opponent_index[rows] = self._opponent_rng.integers(0, len(self.opponents), size=len(rows))
-
-    def _restart(self, rows: np.ndarray) -> None:
-        self.engine.reset_games(rows)
-        self._ended_by_illegal[rows] = False
-        self._seat_games(rows)
-
-    def _play_opponents(self, rewards: np.ndarray) -> np.ndarray:
-        """The opponents move, all games at once, until the learner is to move in every game that
-        goes on; their moves' rewards for the learner's side add to ``rewards``.  Returns the legal
-        masks then (the engine's buffer: copy to keep).
-
-        Each opponent move looks only at the games where an opponent is to move (their masks, and
-        their observations if an opponent reads them): a learner step takes up to ~9 opponent
-        moves in some game, most games far fewer."""
-        engine = self.engine
-        while True:
-            to_move = (self._seat_sides[engine.current_player] != self.learner_side) & ~engine.is_over
-            to_move &= ~self._ended_by_illegal
-            movers = np.flatnonzero(to_move)
-            if not len(movers):
-                return engine.legal_mask()
-            masks = engine.legal_mask(rows=movers)
-            observations: np.ndarray | None = None
-            actions = np.zeros(self.num_envs, dtype=np.int64)
-            if len(self.opponents) == 1:
-                # one opponent: every mover (an index array, not a slice, so that the opponent gets
-                # copies, not views of the engine's buffers that its next move rewrites)
-                groups = [(0, np.arange(len(movers)))]
-            else:
-                their_opponents = self.opponent_index[movers]
-                groups = [(k, their_opponents == k) for k in np.unique(their_opponents)]
-            for k, picked in groups:
-                seen = None
-                if self._reads_observations[k]:
-                    observations = engine.observe(rows=movers) if observations is None else observations
-                    seen = observations[picked]
-                actions[movers[picked]] = self.opponents[k].act(seen, masks[picked])
-            outcome = engine.step(actions, active=to_move)
-            if outcome.deal_over.any():
-                rewards += self._learner_rewards(outcome)
-
-    def _learner_rewards(self, outcome) -> np.ndarray:
-        return side_rewards(
-            self.reward_mode,
-            outcome.deal_over,
-            outcome.game_over,
-            outcome.deal_scores,
-            self.engine.final_totals,
-            self.learner_side,
-        )
-
     # ------------------------------------------------------------------ what the learner sees
-    def _view_seats(self) -> np.ndarray:
-        """The seat whose view each env returns: the mover (-1) while the game goes on, the
-        learner side's first seat once it is over."""
-        return np.where(self.engine.is_over, self._first_seat[self.learner_side], -1)
-
     def _observe(self) -> np.ndarray:
         """The learner's observations, written straight into a new array (the caller keeps it)."""
-        fresh = np.empty((self.num_envs, OBS_SIZE), dtype=np.float32)
-        return self.engine.observe(self._view_seats(), rows=self._all_rows, out=fresh)
+        return self.games.observe()
 
     def _infos(self, terminated: np.ndarray | None = None, reasons: dict[int, str] | None = None) -> dict[str, Any]:
         """Gymnasium's batched infos: each key an array over the envs, with its ``_key`` mask."""
@@ -390,7 +279,7 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
         if reasons:
             described = np.full(n, None, dtype=object)
             for b, reason in reasons.items():
-                described[b] = f"action {int(self._last_actions[b])} ({self._describe(b)}): {reason}"
+                described[b] = reason
             infos["illegal_action"] = described
             infos["_illegal_action"] = np.array([d is not None for d in described])
         return infos
@@ -402,14 +291,7 @@ class HandFootVectorEnv(gym.vector.VectorEnv):
             raise ValueError(f"step needs {self.num_envs} integer actions, got shape {actions.shape} {actions.dtype}")
         if ((actions < 0) | (actions >= A.NUM_ACTIONS)).any():
             raise ValueError(f"actions must be from 0 to {A.NUM_ACTIONS - 1}")
-        self._last_actions = actions.astype(np.int64)
-        return self._last_actions
-
-    def _why_illegal(self, b: int, action: int) -> str:
-        return self.engine.why_illegal(b, action) or "not legal now"
-
-    def _describe(self, b: int) -> str:
-        return A.describe(int(self._last_actions[b]), self.rules)
+        return actions.astype(np.int64)
 
 
 def _check_options(options: Any, num_envs: int) -> np.ndarray | None:

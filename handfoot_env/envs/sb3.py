@@ -5,10 +5,13 @@
     venv = HandFootVecEnv(num_envs=256, preset="partnership", opponent="greedy", shaping=1.0)
     MaskablePPO("MlpPolicy", venv).learn(100_000)
 
-Each game is one SB3 "environment".  Rewards are credited to the learner's seat only, the
-learner is to move in every game whenever SB3 sees it (so its mask is never all zero),
-and a finished game restarts at once with ``terminal_observation`` in its info, as SB3
-expects.  ``env_method("action_masks")`` returns one mask per game for MaskablePPO.
+Each game is one SB3 "environment", played by ``handfoot_env.seating.learner.LearnerGames`` (the
+loop under every single-learner shell: rewards, opponents, restarts); this module translates it
+into SB3's API.  Rewards are credited to the learner's seat only, the learner is to move in every
+game whenever SB3 sees it (so its mask is never all zero), and a finished game restarts at once
+with ``terminal_observation`` in its info, as SB3 expects.  An illegal action raises
+``IllegalActionError`` naming the game.  ``env_method("action_masks")`` returns one mask per game
+for MaskablePPO.
 """
 
 from __future__ import annotations
@@ -51,7 +54,8 @@ class HandFootVecEnv(VecEnv):
     def reset(self) -> np.ndarray:
         seed = self._seeds[0]
         self._reset_seeds()
-        return self.games.reset(seed if seed is not None else None)
+        self.games.reset(seed)
+        return self.games.observe()
 
     def step_async(self, actions: np.ndarray) -> None:
         actions = np.asarray(actions)
@@ -61,6 +65,7 @@ class HandFootVecEnv(VecEnv):
 
     def step_wait(self):
         obs, rewards, dones, ends = self.games.step(self._actions)
+        rewards = rewards.astype(np.float32)
         totals = self.games.engine.totals
         infos: list[dict] = []
         for b in range(self.num_envs):

@@ -28,10 +28,14 @@ convention), batched over N games:
   move raises ``IllegalActionError`` naming the game.
 * **Built-in opponents** (``opponent="heuristic"``: a baseline's name or one agent object with
   ``act``): only ``learner_side``'s seats are agents (one group, ``side_0`` by default; the side
-  is fixed, so with side 0 the learner opens the game's first deal) and the opponent plays the other seats inside the env, batched across games, so a
-  step is one learner decision per game and carries the opponents' moves (a deal that ends on
-  their turn pays its reward in that step; what they earn for the learner's seats before its first
-  move in a new game, in its first step).  ``set_seed`` seeds the opponent too.
+  is fixed, so with side 0 the learner opens the game's first deal) and the opponent plays the
+  other seats inside the env, batched across games, so a step is one learner decision per game
+  and carries the opponents' moves (a deal that ends on their turn pays its reward in that step;
+  what they earn for the learner's seats before its first move in a new game, in its first
+  step).  Those games are played by ``handfoot_env.seating.learner.LearnerGames``, the loop under
+  every single-learner shell (rewards, opening moves, restarts; an illegal action of the
+  opponent raises ``IllegalActionError`` naming it); this module lays its arrays out as
+  tensordicts.  The env's ``seed`` and ``set_seed`` seed the opponent too.
 
 This shell imports torch (the ``[train]`` extra), so it sits outside the torch-free core.
 """
@@ -49,10 +53,9 @@ from torchrl.envs import EnvBase
 from torchrl.envs.utils import MarlGroupMapType, check_marl_grouping
 
 from handfoot_env import actions as A
-from handfoot_env.baselines import BASELINE_NAMES, MASK_ONLY_BASELINES, make_baseline
-from handfoot_env.errors import IllegalActionError
 from handfoot_env.observation import OBS_HIGH, OBS_LOW, OBS_SIZE
 from handfoot_env.rules import Rules, rules_or_preset
+from handfoot_env.seating.learner import LearnerGames, resolve_agents
 from handfoot_env.seating.rewards import check_reward_mode, seat_rewards
 from handfoot_env.vector import VectorEngine, games_stepped_together
 
@@ -96,27 +99,42 @@ class HandFootTorchRLEnv(EnvBase):
             or not 0 <= learner_side < rules.num_owners
         ):
             raise ValueError(f"learner_side must be a side from 0 to {rules.num_owners - 1}, got {learner_side!r}")
-        self.opponent = None if opponent is None else _resolve_opponent(opponent, rules, seed)
-        self._opponent_reads = not (isinstance(opponent, str) and opponent in MASK_ONLY_BASELINES)
-        # With an opponent, the seats it plays are not agents (the env moves them).
+        if isinstance(opponent, (list, tuple)):
+            raise ValueError("opponent is one agent here (a pool of opponents is the Gymnasium envs'): pass one")
+        opponents = None if opponent is None else resolve_agents(opponent, rules, seed)
+        self.opponent = None if opponents is None else opponents[0]
+        # With an opponent, the seats it plays are not agents (seating's loop moves them).
         owners = np.asarray(rules.seat_owners)
-        self._opponent_seat = (owners != learner_side) if self.opponent is not None else np.zeros(len(owners), bool)
+        agent_seats = (owners == learner_side) if self.opponent is not None else np.ones(len(owners), bool)
         self.learner_side = int(learner_side)
-        self.agent_names = [f"player_{seat}" for seat in np.flatnonzero(~self._opponent_seat)]
+        self.agent_names = [f"player_{seat}" for seat in np.flatnonzero(agent_seats)]
         self.group_map = self._make_group_map(group_map)
         seat_of = {f"player_{seat}": seat for seat in range(rules.num_players)}
         self._group_seats = {g: np.array([seat_of[a] for a in agents]) for g, agents in self.group_map.items()}
-        # Every seat's place: its group and its index there (to route the mover's action).
-        self._seat_group = {int(s): (g, i) for g, seats in self._group_seats.items() for i, s in enumerate(seats)}
         # The keys maybe_reset writes (else it leaves the restart to TorchRL).
         flags = ("done", "terminated", "truncated")
         self._restart_keys: set[str | tuple[str, str]] = {*flags} | {
             (g, k) for g in self._group_seats for k in ("observation", "action_mask", "mask", *flags)
         }
-        self.engine = VectorEngine(rules, batch_size=self.num_envs, seed=seed, auto_reset=False)
+        # Every seat an agent: the engine alone.  With an opponent: seating's loop of the learner's
+        # side against it (its rewards, restarts and opening moves), the opponent seeded by the
+        # env's seed as ``set_seed`` seeds it.
+        self.games: LearnerGames | None = None
+        if opponents is None:
+            self.engine = VectorEngine(rules, batch_size=self.num_envs, seed=seed, auto_reset=False)
+        else:
+            self.games = LearnerGames(
+                rules,
+                self.num_envs,
+                opponents,
+                seed=seed,
+                reward_mode=self.reward_mode,
+                auto_reset=False,
+                learner_side=self.learner_side,
+            )
+            self.games.reseed(seed)
+            self.engine = self.games.engine
         self._seed: int | None = seed
-        # The seats' rewards the opponent earned in a game before its learner's first move.
-        self._carry = np.zeros((self.num_envs, rules.num_players), dtype=np.float32)
         # Per (group, key): arrays handed out before; an observation array with its record of
         # which slot of each game holds the mover's view (the others hold zeros): see _output_array.
         self._recycled: dict[tuple[str, str], list[tuple[np.ndarray, np.ndarray | None]]] = {}
@@ -178,9 +196,8 @@ class HandFootTorchRLEnv(EnvBase):
     # ------------------------------------------------------------------ TorchRL's EnvBase
     def _set_seed(self, seed: int | None) -> None:
         self._seed = seed
-        reseed = getattr(self.opponent, "seed", None)
-        if seed is not None and callable(reseed):
-            reseed(seed)
+        if self.games is not None and seed is not None:
+            self.games.reseed(seed)
 
     def _reset(self, tensordict: TensorDictBase | None = None, **kwargs: Any) -> TensorDictBase:
         rows = self._rows_to_reset(tensordict)
@@ -193,13 +210,22 @@ class HandFootTorchRLEnv(EnvBase):
                 if written is not None:
                     written[slice(None) if rows is None else rows] = -2
         if rows is None:
-            self.engine.reset(self._seed)  # None continues the engine's seed sequence
+            # (None continues the engine's seed sequence)
+            if self.games is None:
+                self.engine.reset(self._seed)
+            else:
+                self.games.reset(self._seed)
             self._seed = None
-            self._play_opening_moves(np.arange(self.num_envs))
             return self._output(None, np.zeros(self.num_envs, dtype=bool))
-        self.engine.reset_games(rows)
-        self._play_opening_moves(rows)
+        self._restart(rows)
         return self._reset_output(rows)
+
+    def _restart(self, rows: np.ndarray) -> None:
+        """New games at ``rows`` (with an opponent: its opening moves played, by seating's loop)."""
+        if self.games is None:
+            self.engine.reset_games(rows)
+        else:
+            self.games.restart(rows)
 
     def _rows_to_reset(self, tensordict: TensorDictBase | None) -> np.ndarray | None:
         """The games a partial reset names (root or group ``"_reset"``), or None for all."""
@@ -217,47 +243,16 @@ class HandFootTorchRLEnv(EnvBase):
         seat_actions = np.zeros((self.num_envs, self.rules.num_players), dtype=np.int64)
         for group, seats in self._group_seats.items():
             seat_actions[:, seats] = tensordict.get((group, "action")).reshape(self.num_envs, len(seats)).cpu().numpy()
-        live = ~engine.is_over
         actions = seat_actions[np.arange(self.num_envs), engine.current_player]
-        outcome = engine.step(actions, active=live)
-        rewards = seat_rewards(self.rules, self.reward_mode, *outcome, engine.final_totals)
-        done = outcome.game_over | ~live
-        if self.opponent is not None:
-            rewards += self._carry + self._play_opponents()
-            self._carry[:] = 0
-            done |= engine.is_over
-        return self._output(rewards, done)
-
-    # ------------------------------------------------------------------ built-in opponents
-    def _play_opening_moves(self, rows: np.ndarray) -> None:
-        """Games just dealt at ``rows``: the opponent moves where it is to move first."""
-        if self.opponent is not None:
-            self._carry[rows] = 0
-            self._carry += self._play_opponents()
-
-    def _play_opponents(self) -> np.ndarray:
-        """The opponent moves, all games at once, until a learner's seat is to move in every game
-        that goes on.  Returns the seats' rewards ``[N, players]`` earned meanwhile."""
-        engine, opponent = self.engine, self.opponent
-        assert opponent is not None
-        earned = np.zeros((self.num_envs, self.rules.num_players), dtype=np.float32)
-        while True:
-            to_move = self._opponent_seat[engine.current_player] & ~engine.is_over
-            movers = np.flatnonzero(to_move)
-            if not len(movers):
-                return earned
-            # copies: the engine's buffers are rewritten by its next call, and an agent may keep them
-            masks = engine.legal_mask(rows=movers).copy()
-            views = engine.observe(rows=movers).copy() if self._opponent_reads else None
-            actions = np.zeros(self.num_envs, dtype=np.int64)
-            actions[movers] = opponent.act(views, masks)
-            try:
-                outcome = engine.step(actions, active=to_move)
-            except IllegalActionError as exc:  # the opponent's fault, not the learner's: say whose
-                name = getattr(opponent, "name", type(opponent).__name__)
-                raise ValueError(f"the built-in opponent {name!r} played an illegal action: {exc}") from None
-            if outcome.deal_over.any():
-                earned += seat_rewards(self.rules, self.reward_mode, *outcome, engine.final_totals)
+        if self.games is None:
+            live = ~engine.is_over
+            outcome = engine.step(actions, active=live)
+            rewards = seat_rewards(self.rules, self.reward_mode, *outcome, engine.final_totals)
+            return self._output(rewards, outcome.game_over | ~live)
+        # The learner's move and the opponent's replies: every agent seat is the learner side's.
+        _, earned, _, _ = self.games.step(actions, observe=False)
+        rewards = np.broadcast_to(earned.astype(np.float32)[:, None], (self.num_envs, self.rules.num_players))
+        return self._output(rewards, engine.is_over.copy())
 
     # ------------------------------------------------------------------ what every agent sees
     def _output(self, rewards: np.ndarray | None, done: np.ndarray) -> TensorDictBase:
@@ -311,8 +306,7 @@ class HandFootTorchRLEnv(EnvBase):
         rows = np.flatnonzero(finished)
         if not len(rows):
             return tensordict
-        self.engine.reset_games(rows)
-        self._play_opening_moves(rows)
+        self._restart(rows)
         for group, values in self._restarted(rows).items():
             twin = self._twins.pop(group, None)
             for key, value in values.items():
@@ -462,22 +456,6 @@ class HandFootTorchRLEnv(EnvBase):
             recycled.append((array, written))
             return array, written
         return array, None
-
-
-def _resolve_opponent(opponent: Any, rules: Rules, seed: int):
-    """An opponent agent from a baseline's name or an agent object (with ``act``)."""
-    if isinstance(opponent, (list, tuple)):
-        raise ValueError("opponent is one agent here (a pool of opponents is the Gymnasium envs'): pass one")
-    if isinstance(opponent, str):
-        if opponent not in BASELINE_NAMES:
-            raise ValueError(
-                f"opponent {opponent!r}: by name the env seats the baselines ({', '.join(BASELINE_NAMES)}); "
-                "pass other agents as objects, e.g. agents.make_agent('ppo')"
-            )
-        return make_baseline(opponent, seed=seed, rules=rules)
-    if not hasattr(opponent, "act"):
-        raise ValueError(f"opponent {opponent!r} is neither a baseline's name nor an agent with act()")
-    return opponent
 
 
 __all__ = ["HandFootTorchRLEnv"]

@@ -53,25 +53,45 @@ def margin(scores: np.ndarray, sides: np.ndarray) -> np.ndarray:
     return (mine - others) / DEAL_REWARD_SCALE
 
 
-def game_result(totals: np.ndarray, sides: np.ndarray) -> np.ndarray:
-    """+1 where ``sides`` alone has the highest total, -1 where another side does, 0 on a tie
-    for the highest (``totals`` ``[B, owners]``, ``sides`` ``[B]`` or ``[B, k]``)."""
+def _top(totals: np.ndarray, sides: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(whether side ``sides`` has the highest total, whether no other side has it too), shaped
+    like ``sides`` (``totals`` ``[B, owners]``, ``sides`` ``[B]`` or ``[B, k]``)."""
     totals = np.asarray(totals)
     best = totals.max(axis=1, keepdims=True)
     unique = (totals == best).sum(axis=1) == 1
     mine = np.take_along_axis(totals, np.asarray(sides).reshape(len(totals), -1), axis=1).reshape(np.shape(sides))
     top = mine == best.reshape((-1,) + (1,) * (np.ndim(sides) - 1))
-    unique = unique.reshape((-1,) + (1,) * (np.ndim(sides) - 1))
+    return top, unique.reshape((-1,) + (1,) * (np.ndim(sides) - 1))
+
+
+def game_result(totals: np.ndarray, sides: np.ndarray) -> np.ndarray:
+    """The ``game`` reward: +1 where ``sides`` alone has the highest total, -1 where another
+    side alone does, 0 to every side on a tie for the highest."""
+    top, unique = _top(totals, sides)
     return np.where(unique, np.where(top, 1.0, -1.0), 0.0)
 
 
 def game_points(totals: np.ndarray, sides: np.ndarray) -> np.ndarray:
-    """What the evaluation counts: 1 where ``sides`` won, 0.5 on a tie for the highest, 0 lost."""
-    return (game_result(totals, sides) + 1.0) / 2.0
+    """What the evaluation counts (the draw rule): 1 where ``sides`` alone has the highest
+    total (won), 0.5 where it is tied for the highest (a draw), 0 where another side's total is
+    higher (lost; with three sides or more, also when two others tie above it)."""
+    top, unique = _top(totals, sides)
+    return np.where(top, np.where(unique, 1.0, 0.5), 0.0)
+
+
+def next_deal_start(
+    totals_before: np.ndarray, deal_scores: np.ndarray, deals_before: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The position a deal leads to, as :class:`WinProbability` reads positions: the totals
+    after the deal and the deals played counting it.  A position is the start of a deal: the
+    totals then, and the deals played before it (0 at the start of the game).  The one home of
+    that convention: the fit records positions with it, the reward and the play-outs value them."""
+    return np.asarray(totals_before) + np.asarray(deal_scores), np.asarray(deals_before) + 1
 
 
 class WinProbability:
-    """P(win | the totals before a deal, the deals played): a small network in numpy.
+    """P(win | the totals at the start of a deal, the deals played before it): a small network
+    in numpy (positions: :func:`next_deal_start`).
 
     Fitted by ``train/win_prob.py`` on engine games; its inputs (:meth:`features`) are the
     side's lead over the best and the mean of the other sides, the deals left (or, for games
@@ -108,6 +128,21 @@ class WinProbability:
     def __call__(self, totals: np.ndarray, sides: np.ndarray, deals_played: np.ndarray) -> np.ndarray:
         """``[B]`` chances of winning of side ``sides[b]``."""
         return self.features_to_chance(self.features(totals, sides, deals_played))
+
+    def after_deal(
+        self,
+        totals_before: np.ndarray,
+        deal_scores: np.ndarray,
+        sides: np.ndarray,
+        deals_before: np.ndarray,
+        game_over: np.ndarray,
+    ) -> np.ndarray:
+        """``[B]``: side ``sides[b]``'s chance once a deal that started at ``totals_before``
+        after ``deals_before`` deals has scored ``deal_scores``: the game's result (1 won, 0.5
+        tied for the highest, 0 lost) where the deal ended it, else the chance at the next
+        deal's start."""
+        totals, played = next_deal_start(totals_before, deal_scores, deals_before)
+        return np.where(game_over, game_points(totals, sides), self(totals, sides, played))
 
     def features_to_chance(self, features: np.ndarray) -> np.ndarray:
         """The network: tanh hidden layers, a logistic output."""
@@ -169,6 +204,7 @@ __all__ = [
     "game_points",
     "game_result",
     "margin",
+    "next_deal_start",
     "seat_owners",
     "seat_rewards",
     "side_rewards",

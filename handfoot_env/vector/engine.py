@@ -364,7 +364,7 @@ class VectorEngine:
             bad = int(np.flatnonzero(self._errors)[0])
             action = int(actions[bad])
             raise IllegalActionError(
-                action, A.describe(action, self.rules), f"{self._game(bad)}{REASONS[self._errors[bad]]}"
+                action, A.describe(action, self.rules), f"{self._game(bad)}{REASONS[self._errors[bad]]}", game=bad
             )
         if ended:
             done = np.flatnonzero(outcome.game_over)

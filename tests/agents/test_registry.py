@@ -9,7 +9,7 @@ import pytest
 from agents import AGENT_NAMES, ForeignAgent, agent_model_file, check_agent_name, is_foreign, make_agent
 from agents.trained import SCRATCH_MODEL, PPOAgent, scratch_tables, shipped_model, shipped_scratch
 from handfoot_env.actions import NUM_ACTIONS
-from handfoot_env.baselines import BASELINE_NAMES
+from handfoot_env.baselines import BASELINE_NAMES, make_baseline
 from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules
 
@@ -22,14 +22,42 @@ def make(seed=0):
 """
 
 
-def test_every_name_without_an_argument_builds_an_agent_that_acts_legally():
+def mid_game_positions(rules: Rules, games: int = 48, steps: int = 60) -> tuple[np.ndarray, np.ndarray]:
+    """(observations, masks) of the player to move in games played at random for ``steps``
+    moves, the rows with several legal moves."""
+    from handfoot_env.vector import VectorEngine
+
+    engine = VectorEngine(rules, batch_size=games, seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(steps):
+        engine.step(np.array([rng.choice(np.flatnonzero(m)) for m in engine.legal_mask()]))
+    masks = engine.legal_mask().copy()
+    several = masks.sum(axis=1) > 1
+    return engine.observe().copy()[several], masks[several]
+
+
+def test_every_name_without_an_argument_builds_the_agent_it_names_and_it_acts_legally():
+    """On positions with several legal moves, each name's agent picks legal moves, the same ones
+    as the agent it names built directly, and the agents do not all play alike."""
+    from agents.trained import load_tuned
+
     rules = Rules.preset("partnership")
     assert AGENT_NAMES == (*BASELINE_NAMES, "tuned", "ppo", "scratch")
-    masks = np.zeros((3, NUM_ACTIONS), dtype=bool)
-    masks[[0, 1, 2], [0, 1, 5]] = True  # one legal action per row: every agent must find it
+    observations, masks = mid_game_positions(rules)
+    assert len(masks) >= 30
+    direct = {name: make_baseline(name, seed=1, rules=rules) for name in BASELINE_NAMES}
+    direct["tuned"] = load_tuned(shipped_model(rules, "tuned"), rules=rules)
+    direct["ppo"] = PPOAgent.load(shipped_model(rules, "ppo"), rules=rules)
+    direct["scratch"] = PPOAgent.load(SCRATCH_MODEL, rules=rules)
+    choices = {}
     for name in AGENT_NAMES:
-        agent = make_agent(name, seed=1, rules=rules)
-        assert list(agent.act(np.zeros((3, OBS_SIZE), np.float32), masks)) == [0, 1, 5], name
+        actions = np.asarray(make_agent(name, seed=1, rules=rules).act(observations.copy(), masks.copy()))
+        assert masks[np.arange(len(masks)), actions].all(), name
+        assert actions.tolist() == np.asarray(direct[name].act(observations.copy(), masks.copy())).tolist(), name
+        choices[name] = tuple(actions.tolist())
+    # six ways of playing, but the tuned heuristic may choose as the heuristic does in these positions
+    assert len({choices[name] for name in AGENT_NAMES if name != "tuned"}) == len(AGENT_NAMES) - 1
+    assert all(choice != tuple(masks.argmax(axis=1).tolist()) for choice in choices.values())  # not the first legal
 
 
 def test_names_are_checked_in_one_line_without_loading_anything(tmp_path):

@@ -126,3 +126,21 @@ def test_gym_env_game_over_needs_reset():
     assert "final_totals" in info
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
+
+
+def test_every_single_learner_shell_drives_the_one_loop():
+    """The Gymnasium env and vector env, SB3's VecEnv and TorchRL's env with an opponent play
+    through seating's LearnerGames (rewards, opponents and illegal actions decided once)."""
+    from handfoot_env.envs.gymnasium_vector import HandFootVectorEnv
+    from handfoot_env.envs.torchrl import HandFootTorchRLEnv
+    from handfoot_env.seating.learner import LearnerGames
+
+    shells = [
+        HandFootGymEnv(preset="classic"),
+        HandFootVectorEnv(num_envs=2, preset="classic"),
+        HandFootVecEnv(num_envs=2, preset="classic"),
+        HandFootTorchRLEnv(num_envs=2, preset="classic", opponent="random"),
+    ]
+    for shell in shells:
+        assert isinstance(shell.games, LearnerGames), type(shell).__name__
+    assert HandFootTorchRLEnv(num_envs=2, preset="classic").games is None  # every seat an agent: no opponents

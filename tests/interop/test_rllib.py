@@ -17,7 +17,7 @@ from handfoot_env.envs.rllib import MaskedPPOTorchRLModule, rllib_env
 
 @pytest.fixture(scope="module")
 def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
     register_env("handfoot", rllib_env)
     yield
     ray.shutdown()

@@ -289,7 +289,7 @@ TINY_TRAINING = [
 def test_bench_train_reports_learner_steps_and_where_the_time_goes(capsys):
     assert main(["bench", "--train", *TINY_TRAINING]) == 0
     row = json.loads(capsys.readouterr().out)
-    assert row["mode"] == "train" and row["steps"] >= 1024 and row["learner_steps_per_sec"] > 0
+    assert row["mode"] == "train" and row["steps"] == 1024
     assert set(row["shares"]) == {"simulation", "opponents", "inference", "update"} and row["ray"] is None
     assert abs(sum(row["shares"].values()) - 1) < 1e-6
     assert row["learner"] == "cpu" and row["threads"] >= 1  # TINY_TRAINING's device: the default

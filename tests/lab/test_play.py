@@ -7,13 +7,13 @@ import sys
 
 import numpy as np
 import pytest
-from helpers import rank, scenario
+from helpers import assert_unpredictable, rank, scenario
 
 from agents import make_agent
 from handfoot_env import actions as A
 from handfoot_env.reference.observe import observe
 from handfoot_env.rules import Rules
-from handfoot_lab.play import PlaySession, coach_note, command_for, parse_command
+from handfoot_lab.play import PlaySession, coach_note, command_for, parse_command, private_seed, unpredictable_seed
 
 
 def play_through_commands(rules: Rules, hint_every: int | None = None):
@@ -170,9 +170,26 @@ def test_an_opening_reached_by_staging_is_announced_and_the_table_redrawn():
     assert text.count("seat 0 holds:") >= 2  # the table was drawn again after the opening
 
 
-def test_a_session_without_a_seed_deals_an_unpredictable_game_and_never_prints_its_seed():
-    seeds = {PlaySession(Rules.preset("classic"), write=lambda text: None).game.seed for _ in range(20)}
-    assert len(seeds) == 20 and max(seeds) >= 2**58 and max(seeds) < 2**62  # 62 random bits each
+def test_the_default_seed_is_62_random_bits_nobody_can_guess():
+    assert_unpredictable(unpredictable_seed, bits=62)
+
+
+def test_a_private_seed_follows_its_secret_and_parts_only():
+    """The same secret and parts give the same seed; another secret (a server's, unknown to a
+    player) gives another, each of its 62 bits as likely 0 as 1."""
+    assert private_seed(12345, 7, 2) == private_seed(12345, 7, 2)
+    assert len({private_seed(12345, 7, part) for part in range(50)}) == 50
+    secrets_tried = iter(range(10**6))
+    assert_unpredictable(lambda: private_seed(next(secrets_tried), 7, 2), bits=62)
+
+
+def test_a_session_without_a_seed_deals_an_unpredictable_game_and_never_prints_its_seed(monkeypatch):
+    import handfoot_lab.play
+
+    monkeypatch.setattr(handfoot_lab.play, "unpredictable_seed", lambda: 2**61 + 12345)
+    assert PlaySession(Rules.preset("classic"), write=lambda text: None).game.seed == 2**61 + 12345
+    assert PlaySession(Rules.preset("classic"), seed=7, write=lambda text: None).game.seed == 7
+    monkeypatch.undo()
     output: list[str] = []
     lines = iter(["s\n", "h\n", "t\n", "?\n", "d 5\n", "q\n"])
     session = PlaySession(Rules.preset("house"), readline=lambda: next(lines), write=output.append)

@@ -1,12 +1,16 @@
-"""LearnerGames (under the Gymnasium env, the SB3 VecEnv and the trainer): the learner sees
-its own seat's view — in partnership a side has two seats with different hands."""
+"""LearnerGames, the loop under every single-learner shell and the trainer: the learner sees its
+own seat's view (in partnership a side has two seats with different hands), rewards, the
+opponent pool, illegal actions of the learner and of the opponents, restarts."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from handfoot_env import actions as A
 from handfoot_env.baselines import make_baseline
+from handfoot_env.errors import IllegalActionError
+from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules
 from handfoot_env.seating.learner import LearnerGames
 from handfoot_env.seating.rewards import seat_owners
@@ -109,3 +113,117 @@ def test_win_prob_rewards_add_up_to_the_result_minus_the_chance_at_the_start():
         result = game_points(finals[b][None, :], sides[b : b + 1])[0]
         assert rewards.sum() == pytest.approx(result - at_start[b], abs=1e-5)
         assert np.count_nonzero(rewards) <= rules.num_deals  # paid at the end of each deal only
+
+
+class _Recorder:
+    """An agent that plays the first legal action and notes what it was shown."""
+
+    def __init__(self, name: str, reads: bool = True):
+        self.name = name
+        self.reads_observations = reads
+        self.calls: list[tuple[object, np.ndarray]] = []
+
+    def act(self, observations, masks):
+        self.calls.append((observations, masks))
+        return masks.argmax(axis=1)
+
+
+def _state(games: LearnerGames, b: int) -> bytes:
+    return games.engine.states[b].tobytes()
+
+
+def _legal_actions(games: LearnerGames, rng: np.random.Generator) -> np.ndarray:
+    masks = games.action_masks()
+    return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+
+
+def test_a_pool_that_grows_seats_its_new_agents():
+    """set_opponents with more agents than before: new games draw from the new pool, and the
+    agents drawn are the ones that move (the table is given the new pool)."""
+    rules = Rules.preset("classic", num_players=2, num_deals=1)
+    games = LearnerGames(rules, 8, [make_baseline("greedy", rules=rules)], seed=3)
+    newcomer = _Recorder("newcomer")
+    games.set_opponents([make_baseline("greedy", rules=rules), newcomer], [0.0, 1.0])
+    rng = np.random.default_rng(0)
+    for _ in range(3000):
+        games.step(_legal_actions(games, rng))
+        if newcomer.calls and (games.opponent_index == 1).any():
+            break
+    assert newcomer.calls, "a game that drew the newcomer was played by it"
+
+
+def test_only_opponents_that_read_observations_are_shown_them():
+    """An opponent that decides from the mask alone (reads_observations = False) gets None and no
+    observation is computed for it; one that reads gets its games' views."""
+    rules = Rules.preset("partnership")
+    masked, reading = _Recorder("masked", reads=False), _Recorder("reading")
+    games = LearnerGames(rules, 16, [masked, reading], seed=1)
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        games.step(_legal_actions(games, rng))
+    assert masked.calls and reading.calls
+    assert all(observations is None for observations, _ in masked.calls)
+    assert all(observations.shape == (len(masks), OBS_SIZE) for observations, masks in reading.calls)
+
+
+def test_an_opponents_illegal_action_names_that_opponent():
+    class Cheat:
+        name = "cheat"
+
+        def act(self, observations, masks):
+            return np.where(masks[:, A.DRAW], A.ADD_TWO_TO_TWOS_BOOK, masks.argmax(axis=1))
+
+    rules = Rules.preset("partnership")
+    named = r"agent 'cheat' in seat \d played an illegal action .*game \d+:"
+    with pytest.raises(IllegalActionError, match=named) as refused:
+        LearnerGames(rules, 4, [Cheat()], seed=0, learner_side=1)  # side 0 opens: the cheat moves first
+    assert refused.value.agent is not None and refused.value.game is not None
+
+
+@pytest.mark.parametrize("auto_reset", [False, True])
+def test_the_learners_illegal_actions_raise_skip_or_terminate(auto_reset):
+    rules = Rules.preset("classic", num_players=2)
+    never = A.ADD_TWO_TO_TWOS_BOOK  # house only: never legal in classic
+    games = LearnerGames(rules, 3, [make_baseline("greedy", rules=rules)], seed=2, auto_reset=auto_reset)
+    actions = _legal_actions(games, np.random.default_rng(0))
+    actions[1] = never
+    before = games.engine.states.copy()
+    with pytest.raises(IllegalActionError, match="game 1: "):
+        games.step(actions)
+    assert (games.engine.states == before).all()
+
+    _, rewards, dones, _ = games.step(actions, illegal="skip")
+    assert rewards[1] == 0 and not dones[1] and games.illegal[1].startswith(f"action {never} (")
+    assert set(games.illegal) == {1} and _state(games, 1) == before[1].tobytes()  # refused: no move
+    assert _state(games, 0) != before[0].tobytes()  # the others moved
+
+    state = _state(games, 1)
+    actions = _legal_actions(games, np.random.default_rng(1))
+    actions[1] = never
+    _, rewards, dones, ends = games.step(actions, illegal="terminate", illegal_reward=-2.5)
+    assert rewards[1] == -2.5 and dones[1] and "final_totals" not in ends[1]
+    if auto_reset:  # restarted at once, its last view kept
+        assert not games.over[1] and "terminal_observation" in ends[1] and games.action_masks()[1].any()
+    else:  # over for the learner; the engine's game is left as it was, and nobody moves in it
+        assert games.over[1] and not games.engine.is_over[1] and not games.action_masks()[1].any()
+        assert _state(games, 1) == state
+        games.step(_legal_actions(games, np.random.default_rng(2)))
+        assert _state(games, 1) == state
+        games.restart(np.array([1]))
+        assert not games.over[1] and games.action_masks()[1].any()
+
+
+def test_a_restart_inside_a_step_starts_new_games_there_and_moves_the_others():
+    """step(restart=rows): those games are dealt anew (their actions ignored, reward 0), the
+    opponents make their opening moves, the learner is to move there; the other games move."""
+    rules = Rules.preset("partnership")
+    games = LearnerGames(rules, 6, [make_baseline("greedy", rules=rules)], seed=5, auto_reset=False)
+    owners = seat_owners(rules)
+    seeds = games.engine.states["seed"].copy()
+    actions = _legal_actions(games, np.random.default_rng(0))
+    actions[[1, 4]] = A.ADD_TWO_TO_TWOS_BOOK  # never legal here, and ignored
+    _, rewards, dones, _ = games.step(actions, illegal="raise", restart=np.array([1, 4]))
+    new = games.engine.states["seed"]
+    assert (new[[1, 4]] != seeds[[1, 4]]).all() and (new[[0, 2, 3, 5]] == seeds[[0, 2, 3, 5]]).all()
+    assert rewards[1] == 0 and rewards[4] == 0 and not dones.any()
+    assert (owners[games.engine.current_player] == games.learner_side).all()  # the learner to move everywhere

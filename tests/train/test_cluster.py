@@ -1,7 +1,8 @@
 """Ray: distributed tournaments equal local ones, a tiny distributed training run end to end
 (checkpoint, resume, final table), a rollout worker killed mid-run, a dead cluster in one line.
 
-One local Ray instance with 2 CPUs serves the module (``ray.init``), as on the CI machine."""
+One local Ray instance with 2 CPUs serves the module (``ray.init(address="local")``: its own,
+even where ``ray start`` runs on the machine), as on the CI machine."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ TINY = [
 
 @pytest.fixture(scope="module", autouse=True)
 def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="ERROR")
     yield
     ray.shutdown()
 
@@ -201,14 +202,16 @@ def test_a_py_agent_benchmarks_on_ray_to_the_local_numbers_and_its_fault_comes_b
 def test_tiny_distributed_training_resumes_and_prints_its_table(tmp_path, capsys):
     config = load_config(ROOT / "configs" / "ray_quick.yaml", TINY + [f"run_dir={tmp_path}", "total_timesteps=1024"])
     summary = train(config, progress=False)
-    assert summary["num_timesteps"] >= 1024 and summary["ray"]["workers"] == 2
+    assert summary["num_timesteps"] == 1024 and summary["ray"]["workers"] == 2
     assert [r["vs"] for r in summary["final"]] == ["random", "greedy"]
     assert set(summary["timing_shares"]) == {"rollouts", "update"}
     assert {"simulation", "opponents", "inference"} <= set(summary["ray"]["worker_timing"])
     assert (config.path / "checkpoint" / "trainer.pt").exists() and (config.path / "model.pt").exists()
     longer = load_config(ROOT / "configs" / "ray_quick.yaml", TINY + [f"run_dir={tmp_path}", "total_timesteps=2048"])
     resumed = train(longer, resume=True, progress=False)
-    assert resumed["num_timesteps"] >= 2048
+    assert resumed["num_timesteps"] == 2048
+    segments = json.loads((config.path / "segments.json").read_text())
+    assert [segment["start_step"] for segment in segments] == [0, 1024]  # resumed where it stopped
     assert [e["step"] for e in resumed["evals"]] == sorted(e["step"] for e in resumed["evals"])
     capsys.readouterr()
     assert (
@@ -232,29 +235,57 @@ def test_tiny_distributed_training_resumes_and_prints_its_table(tmp_path, capsys
     assert "final evaluation, partnership" in out and "| random | 4 |" in out and "| greedy | 4 |" in out
 
 
-def test_league_snapshots_reach_every_worker():
+def test_the_ray_rollout_is_each_workers_local_rollout_side_by_side_and_snapshots_reach_them():
+    """Each worker's rows are what a local collector with the worker's deals, league and
+    generator collects with the same weights, and the learner joins them game-wise (worker 0's
+    games first), ``last_*`` too; a league snapshot reaches every worker."""
+    import numpy as np
+    import torch
+
     from train.algorithms.ppo import explore
+    from train.collect import RolloutCollector, training_seed
     from train.league import League
     from train.loop import make_policy
 
-    config = load_config(ROOT / "configs" / "ray_quick.yaml", TINY)
+    config = load_config(ROOT / "configs" / "ray_quick.yaml", TINY)  # self: no snapshot yet, so no share
     rules = config.make_rules()
     policy = make_policy(config, rules)
+    with torch.no_grad():  # weights of its own, which the workers must receive
+        policy.actor_layer.weight.add_(torch.randn_like(policy.actor_layer.weight))
+    steps = 12
     collector = RayCollector(config, policy, say=lambda text: None)
+    found = collector.collect(policy, explore, steps)
+    share = config.env.num_envs // config.ray.workers
+    parts = []
+    for worker in range(config.ray.workers):
+        seed = training_seed(config, 0, worker=worker)
+        league = League(config.league.opponents, config.league.max_snapshots, seed=seed, rules=rules)
+        local = RolloutCollector(
+            rules,
+            *league.pool(),
+            seed=seed,
+            num_envs=share,
+            reward_mode=config.env.reward_mode,
+            shaping=config.env.shaping,
+            gamma=config.algo.gamma,
+            generator=torch.Generator().manual_seed(seed),
+        )
+        parts.append(local.collect(policy, explore, steps))
+    assert found is not None and set(found) == set(parts[0])
+    for key, value in found.items():
+        axis = 0 if key.startswith("last_") else 1
+        expected = np.concatenate([part[key] for part in parts], axis=axis)
+        np.testing.assert_allclose(value, expected, rtol=1e-6, atol=1e-6, err_msg=key)
+    assert not np.array_equal(parts[0]["actions"], parts[1]["actions"])  # the workers play games of their own
+
+    # League snapshots reach every worker.
     league = League(config.league.opponents, config.league.max_snapshots, rules=rules)
     league.add_snapshot(policy, rules, step=512)
     collector.set_league(league)
-    buffers = collector.collect(policy, explore, config.ppo.n_steps)
-    assert buffers["actions"].shape == (config.ppo.n_steps, config.env.num_envs)
-    assert buffers["last_x"].shape == (config.env.num_envs, policy.width)
+    buffers = collector.collect(policy, explore, steps)
+    assert buffers is not None and buffers["actions"].shape == (steps, config.env.num_envs)
     for worker in collector.workers:
         assert ray.get(worker.opponents.remote()) == ["random", "greedy", "snapshot@512"]
-    share, _, _ = ray.get(
-        collector.workers[0].collect.remote(
-            policy.state_dict(), explore, config.ppo.n_steps, collector.league_version, collector.snapshots
-        )
-    )
-    assert share["x"].shape[1] == config.env.num_envs // 2  # each worker steps its half of the games
 
 
 def test_bench_train_times_the_distributed_trainer(capsys):
@@ -262,7 +293,7 @@ def test_bench_train_times_the_distributed_trainer(capsys):
 
     assert main(["bench", "--train", "--config", "configs/ray_quick.yaml", *TINY_TRAINING]) == 0
     row = json.loads(capsys.readouterr().out)
-    assert row["ray"]["workers"] == 2 and row["learner_steps_per_sec"] > 0
+    assert row["ray"]["workers"] == 2 and row["steps"] == 1024
     assert set(row["shares"]) == {"rollouts", "update"} and abs(sum(row["shares"].values()) - 1) < 1e-6
 
 
@@ -295,7 +326,7 @@ def test_killing_a_rollout_worker_does_not_stop_training(tmp_path, monkeypatch):
     )
     summary = train(config, progress=False)
     assert kills, "the worker was not killed"
-    assert summary["num_timesteps"] >= 4096 and summary["ray"]["worker_restarts"] >= 1
+    assert summary["num_timesteps"] == 4096 and summary["ray"]["worker_restarts"] >= 1
     assert summary["final"][0]["games"] == 4
 
 
@@ -304,6 +335,17 @@ def test_more_workers_than_cpus_is_refused_not_left_waiting(tmp_path):
     with pytest.raises(ValueError, match="ray.workers 4 needs 4 CPUs and the Ray cluster has 2"):
         train(config, progress=False)
     assert not config.path.exists()
+
+
+def test_ray_on_this_machine_is_an_instance_of_its_own(monkeypatch):
+    """``ray.address: ""`` starts Ray here, never joining a cluster that ``ray start`` runs on
+    the machine (``ray.init()`` without an address would join it)."""
+    calls = []
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", lambda **kwargs: calls.append(kwargs))
+    for address in ("", "local"):
+        assert Cluster(address).started_here
+    assert [call["address"] for call in calls] == ["local", "local"]
 
 
 def test_a_dead_cluster_is_one_clear_line(tmp_path):

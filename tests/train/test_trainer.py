@@ -40,6 +40,20 @@ TINY = [
 ]
 
 
+def scalars(run: Path, tag: str) -> list[tuple[int, float]]:
+    """(step, value) of a TensorBoard scalar the run logged."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    events = EventAccumulator(str(run / "tensorboard"))
+    events.Reload()
+    return [(event.step, event.value) for event in events.Scalars(tag)]
+
+
+def started_at(run: Path) -> list[int]:
+    """The step each segment of a run started at (``segments.json``)."""
+    return [segment["start_step"] for segment in json.loads((run / "segments.json").read_text())]
+
+
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory):
     run_dir = tmp_path_factory.mktemp("runs")
@@ -49,13 +63,20 @@ def tiny_run(tmp_path_factory):
 
 
 def test_a_run_writes_logs_checkpoints_and_a_final_evaluation(tiny_run):
+    import torch
+
     config, _ = tiny_run
     run = config.path
     assert any((run / "tensorboard").rglob("events.out.tfevents.*"))
     assert (run / "checkpoint" / "trainer.pt").exists() and (run / "model.pt").exists()
     summary = json.loads((run / "final_eval.json").read_text())
     assert [r["vs"] for r in summary["final"]] == ["random", "greedy"]
-    assert len(summary["evals"]) >= 1 and summary["timing_shares"]["update"] > 0  # PPO updated the policy
+    assert [e["step"] for e in summary["evals"]] == [0, 256, 512]
+    # two updates (16 games x 16 steps each): the first the critic's alone (value_warmup_rollouts
+    # 1), so its ratios stayed 1; in the second the actor moved
+    kl = scalars(run, "train/approx_kl")
+    assert [step for step, _ in kl] == [256, 512] and abs(kl[0][1]) < 1e-9 < kl[1][1]
+    assert torch.load(run / "checkpoint" / "trainer.pt", weights_only=False)["algorithm"]["updates"] == 2
     assert summary["evals"][0]["step"] == 0  # the warm start is evaluated before any reinforcement
     assert summary["warm_start"]["imitation"]["decisions"] >= 2000
     assert set(summary["timing_shares"]) == {"simulation", "opponents", "inference", "update"}
@@ -108,7 +129,8 @@ def test_a_moved_run_folder_resumes_with_its_own_snapshots(tmp_path):
     assert json.loads((first.path / "checkpoint" / "state.json").read_text())["snapshots"]  # there are some
     shutil.move(tmp_path / "a", tmp_path / "b")
     moved = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={tmp_path / 'b'}", "total_timesteps=768"])
-    assert train(moved, resume=True)["num_timesteps"] >= 768
+    assert train(moved, resume=True)["num_timesteps"] == 768
+    assert started_at(tmp_path / "b" / "tiny") == [0, 512]  # resumed where it stopped, not afresh
 
 
 def test_a_checkpoint_from_before_0_4_resumes_and_a_foreign_one_is_one_line(tiny_run, tmp_path):
@@ -149,7 +171,8 @@ def test_a_checkpoint_from_before_0_4_resumes_and_a_foreign_one_is_one_line(tiny
     torch.save(checkpoint, path)
     target = saved_steps + 256  # past what the run trained, however far earlier tests took it
     longer = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", f"total_timesteps={target}"])
-    assert train(longer, resume=True)["num_timesteps"] >= target
+    assert train(longer, resume=True)["num_timesteps"] == target
+    assert started_at(run_dir / config.name)[-1] == saved_steps  # it resumed, from the saved step
     resumed = torch.load(path, weights_only=False)  # written again by the resumed segment
     assert np.array_equal(resumed["policy"]["advisor_params"].numpy(), expected)  # mapped back by name
     assert resumed["advisor_param_names"] == list(NAMES)  # and written with their names again
@@ -390,12 +413,13 @@ def test_a_second_algorithm_runs_through_the_same_loop(tmp_path):
         "checkpoint_every=512",
     ]
     summary = train(load_config(ROOT / "configs" / "experiments" / "scratch_dmc.yaml", overrides))
-    assert summary["config"]["algorithm"] == "dmc" and summary["num_timesteps"] >= 1024
+    assert summary["config"]["algorithm"] == "dmc" and summary["num_timesteps"] == 1024
     assert [e["step"] for e in summary["evals"]][:2] == [0, 512]
     agent = make_agent(f"ppo:{tmp_path / 'dmc' / 'model.pt'}")
     assert agent.policy.shared
     longer = load_config(ROOT / "configs" / "experiments" / "scratch_dmc.yaml", overrides + ["total_timesteps=2048"])
-    assert train(longer, resume=True)["num_timesteps"] >= 2048
+    assert train(longer, resume=True)["num_timesteps"] == 2048
+    assert started_at(tmp_path / "dmc") == [0, 1024]
 
 
 def test_a_time_limit_stops_learning_and_still_gives_the_final_table(tmp_path):
@@ -427,7 +451,9 @@ def test_a_run_from_before_a_setting_existed_resumes_with_its_default(tiny_run, 
     del saved["network"]["mask_input"], saved["time_limit_minutes"]
     (run_dir / config.name / "config.json").write_text(json.dumps(saved))
     longer = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", "total_timesteps=1024"])
-    assert train(longer, resume=True)["num_timesteps"] >= 1024
+    saved_steps = json.loads((run_dir / config.name / "checkpoint" / "state.json").read_text())["num_timesteps"]
+    assert train(longer, resume=True)["num_timesteps"] == max(saved_steps, 1024)
+    assert started_at(run_dir / config.name)[-1] == saved_steps  # the old config resumed
     changed = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", "network.mask_input=true"])
     with pytest.raises(ValueError, match="with other network.mask_input"):
         train(changed, resume=True)

@@ -13,7 +13,7 @@ privileged critic the value reads every hand (``Policy.critic_extra``); the acto
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import torch
@@ -61,6 +61,72 @@ def gae(rewards, values, dones, last_value, gamma: float, lam: float) -> tuple[n
     return advantages, advantages + values
 
 
+def normalise(advantages: torch.Tensor) -> torch.Tensor:
+    """A minibatch's advantages to mean 0 and spread 1 (CleanRL's ``norm_adv``; the spread is
+    the sample standard deviation); a one-row minibatch has no spread (NaN): left as it is."""
+    if len(advantages) < 2:
+        return advantages
+    return (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+
+
+class Terms(NamedTuple):
+    """PPO's loss terms on one minibatch, and two measures of how far the policy moved."""
+
+    policy_loss: torch.Tensor  # the clipped surrogate, negated (minimised)
+    value_loss: torch.Tensor
+    entropy: torch.Tensor  # of the policy over the legal actions, mean over rows
+    approx_kl: torch.Tensor  # KL(old || new), estimated from the ratios (Schulman's k3)
+    clip_fraction: torch.Tensor  # rows whose ratio is outside the clip range
+    anchor_kl: torch.Tensor | None  # KL(anchor || new) over the legal actions (with an anchor)
+
+
+def ppo_terms(
+    log_probs: torch.Tensor,
+    masks: torch.Tensor,
+    actions: torch.Tensor,
+    old_log_probs: torch.Tensor,
+    advantages: torch.Tensor,
+    values: torch.Tensor,
+    returns: torch.Tensor,
+    clip_range: float,
+    anchor_log_probs: torch.Tensor | None = None,
+) -> Terms:
+    """The loss terms of one minibatch, as CleanRL's ``ppo.py`` writes them.  ``log_probs``
+    ``[B, A]``: the policy's log-probabilities now (-inf where illegal); ``old_log_probs`` ``[B]``:
+    the taken actions' when collected; ``advantages`` as they are used (normalised already)."""
+    log_ratio = log_probs.gather(1, actions[:, None]).squeeze(1) - old_log_probs
+    ratio = log_ratio.exp()
+    # the pessimistic bound: the larger loss of the ratio and the ratio clipped to 1 +- clip_range
+    unclipped = -advantages * ratio
+    clipped = -advantages * ratio.clamp(1 - clip_range, 1 + clip_range)
+    probs = log_probs.exp()
+    anchor_kl = None
+    if anchor_log_probs is not None:
+        anchor_kl = torch.where(masks, anchor_log_probs.exp() * (anchor_log_probs - log_probs), 0.0).sum(-1).mean()
+    with torch.no_grad():
+        approx_kl = ((ratio - 1) - log_ratio).mean()
+        clip_fraction = ((ratio - 1).abs() > clip_range).float().mean()
+    return Terms(
+        policy_loss=torch.max(unclipped, clipped).mean(),
+        value_loss=0.5 * (values - returns).pow(2).mean(),
+        entropy=-(probs * log_probs.masked_fill(~masks, 0.0)).sum(-1).mean(),
+        approx_kl=approx_kl,
+        clip_fraction=clip_fraction,
+        anchor_kl=anchor_kl,
+    )
+
+
+def ppo_loss(terms: Terms, vf_coef: float, ent_coef: float, anchor_coef: float, train_actor: bool) -> torch.Tensor:
+    """What one optimiser step minimises: the value loss, and (once the actor trains) the
+    policy loss, less the entropy bonus, plus the anchor's KL."""
+    loss = vf_coef * terms.value_loss
+    if train_actor:
+        loss = loss + terms.policy_loss - ent_coef * terms.entropy
+        if terms.anchor_kl is not None:
+            loss = loss + anchor_coef * terms.anchor_kl
+    return loss
+
+
 class PPO:
     name = "ppo"
     samples_snapshots = True
@@ -95,67 +161,67 @@ class PPO:
             return self.hp.learning_rate
         return self.hp.learning_rate * max(0.0, 1.0 - step / self.config.total_timesteps)
 
+    def targets(self, batch: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """(advantages, returns) ``[steps, envs]`` of a rollout by GAE, cut where a game ended
+        (a deal's end is no cut: the value is the game's) and bootstrapped from the critic's
+        value of the inputs after the last step."""
+        device = self.policy.device
+        with torch.no_grad():
+            extra = batch.get("last_extra")
+            _, last_value = self.policy(
+                torch.as_tensor(batch["last_x"], device=device),
+                torch.as_tensor(batch["last_masks"], device=device),
+                None if extra is None else torch.as_tensor(extra, device=device),
+            )
+        hp = self.hp
+        return gae(batch["rewards"], batch["values"], batch["dones"], last_value.cpu().numpy(), hp.gamma, hp.gae_lambda)
+
     def update(self, batch: dict[str, np.ndarray], step: int) -> dict[str, float]:
         hp, policy = self.hp, self.policy
         device = policy.device
         for group in self.optimizer.param_groups:
             group["lr"] = self.learning_rate(step)
-        with torch.no_grad():
-            extra = batch.get("last_extra")
-            _, last_value = policy(
-                torch.as_tensor(batch["last_x"], device=device),
-                torch.as_tensor(batch["last_masks"], device=device),
-                None if extra is None else torch.as_tensor(extra, device=device),
-            )
-        advantages, returns = gae(
-            batch["rewards"], batch["values"], batch["dones"], last_value.cpu().numpy(), hp.gamma, hp.gae_lambda
-        )
+        advantages, returns = self.targets(batch)
         keys = ["x", "masks", "actions", "logprobs"] + (["extra"] if "extra" in batch else [])
         flat = {k: torch.as_tensor(batch[k].reshape((-1,) + batch[k].shape[2:]), device=device) for k in keys}
         flat["advantages"] = torch.as_tensor(advantages.reshape(-1), device=device)
         flat["returns"] = torch.as_tensor(returns.reshape(-1), device=device)
         train_actor = self.updates >= hp.value_warmup_rollouts
+        anchored = train_actor and self.anchor is not None and hp.anchor_coef > 0
         size = len(flat["actions"])
-        stats: dict[str, list[float]] = {
-            k: [] for k in ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")
-        }
+        stats: dict[str, list[float]] = {}  # each term's value in each minibatch
         for _ in range(hp.n_epochs):
             order = torch.randperm(size, generator=self.generator).to(device)
             for lo in range(0, size, hp.batch_size):
                 rows = order[lo : lo + hp.batch_size]
                 masks = flat["masks"][rows]
                 logits, value = policy(flat["x"][rows], masks, flat["extra"][rows] if "extra" in flat else None)
-                log_probs = torch.log_softmax(logits, -1)
-                log_ratio = log_probs.gather(1, flat["actions"][rows][:, None]).squeeze(1) - flat["logprobs"][rows]
-                ratio = log_ratio.exp()
-                adv = flat["advantages"][rows]
-                if len(adv) > 1:  # a one-row minibatch has no spread (its std is NaN)
-                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-                policy_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - hp.clip_range, 1 + hp.clip_range)).mean()
-                value_loss = 0.5 * (value - flat["returns"][rows]).pow(2).mean()
-                entropy = -(log_probs.exp() * log_probs.masked_fill(~masks, 0.0)).sum(-1).mean()
-                loss = hp.vf_coef * value_loss
-                if train_actor:
-                    loss = loss + policy_loss - hp.ent_coef * entropy
-                    if self.anchor is not None and hp.anchor_coef > 0:
-                        with torch.no_grad():
-                            anchor_log_probs = torch.log_softmax(self.anchor.logits(flat["x"][rows], masks), -1)
-                        anchor_kl = torch.where(masks, anchor_log_probs.exp() * (anchor_log_probs - log_probs), 0.0)
-                        anchor_kl = anchor_kl.sum(-1).mean()
-                        loss = loss + hp.anchor_coef * anchor_kl
-                        stats.setdefault("anchor_kl", []).append(float(anchor_kl.detach()))
+                anchor_log_probs = None
+                if anchored:
+                    assert self.anchor is not None
+                    with torch.no_grad():
+                        anchor_log_probs = torch.log_softmax(self.anchor.logits(flat["x"][rows], masks), -1)
+                terms = ppo_terms(
+                    torch.log_softmax(logits, -1),
+                    masks,
+                    flat["actions"][rows],
+                    flat["logprobs"][rows],
+                    normalise(flat["advantages"][rows]),
+                    value,
+                    flat["returns"][rows],
+                    hp.clip_range,
+                    anchor_log_probs,
+                )
+                loss = ppo_loss(terms, hp.vf_coef, hp.ent_coef, hp.anchor_coef, train_actor)
                 self.optimizer.zero_grad()
                 loss.backward()
                 clip_each([policy.actor_parameters(), policy.critic_parameters()], hp.max_grad_norm)
                 self.optimizer.step()
-                with torch.no_grad():
-                    stats["policy_loss"].append(float(policy_loss))
-                    stats["value_loss"].append(float(value_loss))
-                    stats["entropy"].append(float(entropy))
-                    stats["approx_kl"].append(float(((ratio - 1) - log_ratio).mean()))
-                    stats["clip_fraction"].append(float(((ratio - 1).abs() > hp.clip_range).float().mean()))
+                for key, term in terms._asdict().items():
+                    if term is not None:
+                        stats.setdefault(key, []).append(float(term.detach()))
         self.updates += 1
-        out = {key: float(np.mean(values)) for key, values in stats.items() if values}
+        out = {key: float(np.mean(values)) for key, values in stats.items()}
         out["learning_rate"] = self.optimizer.param_groups[0]["lr"]
         out["explained_variance"] = float(1 - np.var(returns - batch["values"]) / (np.var(returns) + 1e-8))
         return out
@@ -187,4 +253,4 @@ class PPO:
             self.generator.set_state(state["generator"])
 
 
-__all__ = ["PPO", "explore", "gae", "sample"]
+__all__ = ["PPO", "Terms", "explore", "gae", "normalise", "ppo_loss", "ppo_terms", "sample"]

@@ -363,6 +363,7 @@ class CompiledGreedy:
     """``GreedyAgent``'s decisions, compiled."""
 
     name = "greedy"
+    reads_observations = False  # decides from the legal mask alone: the tables pass None
 
     def __init__(self):
         compile_once("baselines", compile_baselines, "half a minute")

@@ -55,7 +55,11 @@ def test_a_random_agent_in_a_user_file_enters_benchmark_and_eval_unchanged(tmp_p
     assert all(r["games"] == 6 for r in entry["results"].values())
     assert entry["results"]["greedy"]["win_rate"] == 0.0  # random loses every game to greedy
     assert f"| `{RANDOM_AGENT}` (my-random) |" in table and "Not the standard protocol" in table
-    assert main(["eval", "--team", RANDOM_AGENT, "--vs", "random", "--pairs", "3", "--json", "--no-progress"]) == 0
+    faults = ["--faults", str(tmp_path / "faults")]  # a slow decision's record goes there, not into the checkout
+    assert (
+        main(["eval", "--team", RANDOM_AGENT, "--vs", "random", "--pairs", "3", "--json", "--no-progress", *faults])
+        == 0
+    )
     eval_result = json.loads(capsys.readouterr().out)
     assert eval_result["team"] == RANDOM_AGENT and eval_result["games"] == 6
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 from agents import make_agent
-from agents.evaluation.matches import play_games, play_match
+from agents.evaluation.matches import match_chunks, match_result, play_chunk, play_games, play_match, team_outcomes
 from agents.evaluation.ratings import bradley_terry, crosstable_markdown, round_robin
 from handfoot_env import Rules
+from handfoot_env.seating.rewards import game_points
 from handfoot_lab.cli import main
 
 
@@ -28,7 +30,7 @@ def test_match_counts_add_up_and_intervals_contain_the_mean():
     assert result.games == 18 and result.wins + result.draws + result.losses == 18
     assert result.ci95[0] <= result.win_rate <= result.ci95[1]
     assert result.score_diff_ci95[0] <= result.score_diff <= result.score_diff_ci95[1]
-    assert result.mean_actions > 100 and result.steps_per_sec > 0
+    assert result.mean_actions > 100
 
 
 def test_house_matches_two_alone_and_four_in_teams():
@@ -75,3 +77,81 @@ def test_round_robin_crosstable_and_chart(tmp_path):
     chart = tmp_path / "ratings.png"
     assert main(["eval", "--round-robin", "random,greedy", "--pairs", "2", "--no-progress", "--chart", str(chart)]) == 0
     assert chart.read_bytes()[:4] == b"\x89PNG"
+
+
+# ---------------------------------------------------------------------------- by hand
+@pytest.mark.parametrize("players", [2, 3])
+def test_every_seed_is_played_once_with_the_team_on_every_side(players):
+    rules = Rules.preset("classic", num_players=players)
+    chunks = match_chunks(rules, deals=7, seed=40, batch=4)
+    seeds = np.concatenate([c.seeds for c in chunks])
+    sides = np.concatenate([c.sides for c in chunks])
+    assert [c.lo for c in chunks] == list(range(0, 7 * players, 4))
+    # duplicate set k: seed 40 + k, the team on side 0, 1, ... in turn (match_result reads them so)
+    assert seeds.tolist() == [40 + k for k in range(7) for _ in range(players)]
+    assert sides.tolist() == list(range(players)) * 7
+    assert len({c.agent_seed for c in chunks}) == len(chunks)
+
+
+def test_the_team_plays_the_seats_of_its_side_on_the_same_cards():
+    """Each game of a duplicate set, replayed on the reference engine with the team's agent in
+    the seats of the side the chunk names and the other agent everywhere else, ends with the
+    same totals (so the sides really rotate over the same deal)."""
+    from handfoot_env.reference import Game
+    from handfoot_env.reference.observe import observe
+
+    rules = Rules.preset("classic", num_players=3, num_deals=1)
+    team, vs = make_agent("greedy", rules=rules), make_agent("heuristic", rules=rules)
+    (chunk,) = match_chunks(rules, deals=2, seed=11)
+    outcomes, totals = play_chunk(rules, chunk, team, vs)
+    for seed, side, found in zip(chunk.seeds, chunk.sides, totals):
+        game = Game(rules, int(seed))
+        while not game.is_over:
+            agent = team if rules.owner_of(game.current) == side else vs
+            mask = game.legal_mask()
+            game.step(int(agent.act(observe(game, game.current)[None], mask[None])[0]))
+        assert list(game.totals) == found.tolist(), (seed, side)
+    expected, _ = team_outcomes(totals, chunk.sides)
+    assert outcomes[:, 0].tolist() == expected.tolist()
+    assert len({tuple(t) for t in totals}) > 1  # the seats' agents mattered: not one game six times
+
+
+def test_the_draw_rule_and_the_score_difference_on_hand_made_totals():
+    totals = np.array([[5000, 4000], [3000, 3000], [1000, 2000], [5000, 5000], [5000, 4000]])
+    totals3 = np.array([[5000, 5000, 100], [5000, 5000, 100], [4000, 4000, 6000], [900, 800, 700]])
+    outcome, diff = team_outcomes(totals, np.array([0, 1, 0, 0, 1]))
+    assert outcome.tolist() == [1.0, 0.5, 0.0, 0.5, 0.0]
+    assert diff.tolist() == [1000.0, 0.0, -1000.0, 0.0, -1000.0]
+    outcome, diff = team_outcomes(totals3, np.array([0, 2, 0, 1]))
+    # tied for the highest: a draw; below two sides tied above it: lost
+    assert outcome.tolist() == [0.5, 0.0, 0.0, 0.0]
+    assert diff.tolist() == [5000 - 2550, 100 - 5000, 4000 - 5000, 800 - 800]
+    assert game_points(totals3, np.array([0, 2, 0, 1])).tolist() == outcome.tolist()  # the win-probability's too
+
+
+def test_a_match_result_from_hand_made_games():
+    """Three duplicate sets of two games: outcomes 1 0 | 0.5 0.5 | 1 1, score differences
+    100 -100 | 0 0 | 300 500.  Per set: 0.5, 0.5, 1 (mean 2/3, sample spread 0.2887) and 0, 0,
+    400 (mean 133.3, spread 230.9); the intervals are mean +- 1.96 spread / sqrt(3)."""
+    rules = Rules.preset("classic")
+    games = np.array([[1, 100, 10], [0, -100, 20], [0.5, 0, 30], [0.5, 0, 40], [1, 300, 50], [1, 500, 60]])
+    result = match_result(rules, "a", "b", 3, games, seconds=2.0)
+    assert (result.games, result.wins, result.draws, result.losses) == (6, 3, 2, 1)
+    assert result.win_rate == pytest.approx(4 / 6)
+    assert result.ci95 == pytest.approx([0.34, 0.99333], abs=1e-4)
+    assert result.score_diff == pytest.approx(800 / 6)
+    assert result.score_diff_ci95 == pytest.approx([133.333 - 261.333, 133.333 + 261.333], abs=1e-2)
+    assert result.mean_actions == 35 and result.steps_per_sec == 105
+    # a rate's interval stays within 0 and 1: per set 1, 1, 0.5 gives 0.8333 +- 0.3267
+    sure = np.array([[1, 0, 1], [1, 0, 1], [1, 0, 1], [1, 0, 1], [1, 0, 1], [0, 0, 1]], dtype=float)
+    assert match_result(rules, "a", "b", 3, sure, 1.0).ci95 == pytest.approx([0.50670, 1.0], abs=1e-4)
+    # three sides: sets of three games
+    three = Rules.preset("classic", num_players=3)
+    games3 = np.array([[1, 0, 1], [0, 0, 1], [0, 0, 1], [1, 0, 1], [1, 0, 1], [0.5, 0, 1]], dtype=float)
+    # per set 1/3 and 5/6: mean 7/12, spread 0.3536, half-width 1.96 * 0.3536 / sqrt(2) = 0.49
+    assert match_result(three, "a", "b", 2, games3, 1.0).ci95 == pytest.approx([7 / 12 - 0.49, 1.0], abs=1e-4)
+
+
+def test_one_duplicate_set_has_no_spread():
+    result = match_result(Rules.preset("classic"), "a", "b", 1, np.array([[1, 50, 1], [0.5, 30, 1]], dtype=float), 1)
+    assert result.ci95 == [0.75, 0.75] and result.score_diff_ci95 == [40.0, 40.0]

@@ -216,14 +216,19 @@ def test_a_record_of_a_game_in_play_waits_for_its_end(client):
     assert client.post("/api/goto", json={"step": end["steps"]}).json()["score_sheet"] == state["score_sheet"]
 
 
-def test_a_default_seed_is_unpredictable_and_a_typed_one_is_kept():
+def test_a_default_seed_is_unpredictable_and_a_typed_one_is_kept(monkeypatch):
+    """A game without a seed deals from ``unpredictable_seed`` (62 random bits: tests/lab/test_play.py)."""
+    import handfoot_lab.web.app
+
+    drawn = iter([2**61 + 5, 2**61 + 6])
+    monkeypatch.setattr(handfoot_lab.web.app, "unpredictable_seed", lambda: next(drawn))
     app = create_app(limits=Limits(per_client=64))
-    seeds = set()
-    for _ in range(40):
+    seeds = []
+    for _ in range(2):
         client = TestClient(app)
         client.post("/api/watch", json={"preset": "classic", "agents": ["greedy"]})
-        seeds.add(table_of(client).game.seed)
-    assert len(seeds) == 40 and max(seeds) >= 2**61 and max(seeds) < 2**62  # 62 random bits
+        seeds.append(table_of(client).game.seed)
+    assert seeds == [2**61 + 5, 2**61 + 6]
     client = TestClient(app)
     client.post("/api/play", json={"preset": "classic", "seed": "9007199254740993"})  # digits past 2**53, as text
     assert table_of(client).game.seed == 9007199254740993

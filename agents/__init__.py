@@ -2,11 +2,12 @@
 agents from outside the lab (``py:``), all in one registry (``agents.registry``).
 
 from agents import make_agent
-agent = make_agent("heuristic")          # or "random", "greedy", "tuned", "ppo", "ppo:PATH", "py:my.py:make"
+agent = make_agent("heuristic")          # or "random", "greedy", "ppo:PATH", "py:my.py:make", "cmd:./bot"
 actions = agent.act(observations, masks)  # one legal action per row
 """
 
-from agents.foreign import AgentFault, GuardedAgent, OneGameAgent
+from agents.foreign import AgentFault, OneGameAgent
+from agents.referee import ForeignAgent
 from agents.registry import (
     AGENT_NAMES,
     REGISTRY,
@@ -28,7 +29,7 @@ __all__ = [
     "Agent",
     "AgentFault",
     "AgentKind",
-    "GuardedAgent",
+    "ForeignAgent",
     "OneGameAgent",
     "act_one",
     "agent_model_file",

@@ -1,13 +1,13 @@
-"""Agents from outside the lab: ``py:FILE_OR_MODULE:FACTORY[:ARG]``, the one-game adapter, and
-the guard that turns a foreign agent's faults into one clear line.
+"""Agents from outside the lab: what the agent protocol asks of them, the faults that break it,
+``py:FILE_OR_MODULE:FACTORY[:ARG]`` references, and the one-game adapter.
 
 The agent protocol (docs/benchmark.md): an object with ``act(observations, masks)``, where
 ``observations`` is ``float32[B, 655]`` and ``masks`` is ``bool[B, 187]`` (one row per game
 whose mover it plays), returning one legal action per row (integers, shape ``[B]``).  It may
-have ``name``, ``seed(int)`` (reseeded so that matches repeat) and ``supports(rules)``.  A
-factory may instead return a function of one observation, the AEC env's dict
-``{"observation": float32[655], "action_mask": int8[187]}``, returning one action: it is
-played through :class:`OneGameAgent`.
+have ``name``, ``seed(int)`` (reseeded so that matches repeat), ``supports(rules)`` and
+``max_batch`` (the most rows it takes in one call).  A factory may instead return a function
+of one observation, the AEC env's dict ``{"observation": float32[655], "action_mask":
+int8[187]}``, returning one action: it is played through :class:`OneGameAgent`.
 
 ``py:my_agent.py:make`` calls ``make()`` from the file ``my_agent.py`` (its folder goes on
 ``sys.path``, so it can import files beside it); ``py:mypkg.bots:Bot`` imports ``mypkg.bots``
@@ -15,24 +15,20 @@ played through :class:`OneGameAgent`.
 calls ``Search("200")``.  The factory also gets ``rules=`` (the :class:`Rules` being
 played) and ``seed=`` when it declares them.
 
-Every agent built this way plays behind :class:`GuardedAgent`: an exception, an action that
-is out of range or illegal, a result of the wrong shape or type, or a call slower than the
-per-decision limit becomes an :class:`AgentFault` naming the agent and what it did; the
-lab's own agents play unguarded, at full speed.
+A foreign agent never plays in the lab's process: :mod:`agents.referee` runs it in a process
+of its own (:func:`load_py_agent` is called there, by :mod:`agents.py_process`) and checks
+every answer with :func:`check_actions`; a breach is an :class:`AgentFault` naming the agent
+and what it did.  The lab's own agents play in-process, unchecked, at full speed.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib
 import importlib.util
 import inspect
 import os
-import signal
 import sys
-import threading
-import time
 import traceback
 from pathlib import Path
 from typing import Any
@@ -42,18 +38,19 @@ import numpy as np
 from handfoot_env.actions import NUM_ACTIONS
 from handfoot_env.rules import Rules
 
-DEFAULT_DECISION_SECONDS = 1.0  # the guard's limit per decision, unless told otherwise
+DEFAULT_DECISION_SECONDS = 1.0  # the referee's limit per decision, unless told otherwise
+# What a fault's kind may be: the agent's answer (raised ... type), its clock (slow), its process.
+FAULT_KINDS = ("raised", "out_of_range", "illegal", "shape", "type", "slow", "exited", "protocol")
 
 
 class AgentFault(RuntimeError):
-    """A foreign agent broke the protocol.  ``kind``: raised, illegal, out_of_range, shape,
-    type or slow; ``row``: the row of its call it failed on (None: the whole call);
-    ``action``: the action it returned there."""
+    """A foreign agent broke the protocol.  ``kind``: one of :data:`FAULT_KINDS`; ``row``: the
+    row of its call it failed on (None: the whole call); ``action``: the action it returned there."""
 
     def __init__(self, agent: str, kind: str, detail: str, row: int | None = None, action: int | None = None):
         super().__init__(f"agent {agent!r} {detail}")
         self.agent, self.kind, self.detail, self.row, self.action = agent, kind, detail, row, action
-        self.guard: GuardedAgent | None = None  # the agent's guard, where it was raised (not pickled)
+        self.guard: Any = None  # the referee's proxy of the agent, where it was raised (not pickled)
 
     def __reduce__(self):  # travels from Ray workers back to the driver whole
         return (AgentFault, (self.agent, self.kind, self.detail, self.row, self.action))
@@ -62,6 +59,8 @@ class AgentFault(RuntimeError):
 class OneGameAgent:
     """The batched protocol over ``policy(observation) -> action``, a policy that acts on one
     observation at a time (the AEC env's dict), row by row."""
+
+    max_batch = 1  # one decision per call: the referee times each on its own
 
     def __init__(self, policy, name: str = "one-game"):
         self.policy = policy
@@ -84,127 +83,38 @@ class OneGameAgent:
         return np.asarray(actions)
 
 
-class _TimeUp(BaseException):
-    """Raised into an agent that ran past its limit (a BaseException, so that an agent's own
-    ``except Exception`` does not swallow it)."""
-
-
-@contextlib.contextmanager
-def _deadline(seconds: float):
-    """Interrupt the block after ``seconds`` with :class:`_TimeUp`, where Python allows it (the
-    main thread, no other timer set); elsewhere the guard checks the time after the call."""
-    usable = (
-        threading.current_thread() is threading.main_thread()
-        and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None)
-        and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
-    )
-    if not usable:
-        yield
-        return
-
-    def time_up(signum, frame):
-        raise _TimeUp
-
-    previous = signal.signal(signal.SIGALRM, time_up)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3))
+def check_actions(raw: Any, masks: np.ndarray, agent: str) -> np.ndarray:
+    """``raw``, an agent's answer to ``masks`` (``bool[B, 187]``), as ``int64[B]`` legal actions;
+    anything else is an :class:`AgentFault` (its ``row``: the first row at fault)."""
+    rows = len(masks)
     try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        actions = np.asarray(raw)
+    except Exception:  # noqa: BLE001 (whatever a foreign object fails with, the fault is its type)
+        actions = None
+    if actions is None or actions.dtype == object:
+        raise AgentFault(agent, "type", f"returned {type(raw).__name__}, not an array of actions")
+    if actions.shape != (rows,):
+        raise AgentFault(
+            agent, "shape", f"returned actions of shape {actions.shape} for {rows} games (expected ({rows},))"
+        )
+    if actions.dtype.kind not in "iu":
+        raise AgentFault(agent, "type", f"returned {actions.dtype} actions (actions are integers)")
+    outside = np.flatnonzero((actions < 0) | (actions >= NUM_ACTIONS))
+    if len(outside):
+        row = int(outside[0])
+        action = int(actions[row])
+        raise AgentFault(
+            agent, "out_of_range", f"returned the action {action}, outside 0-{NUM_ACTIONS - 1}", row, action
+        )
+    actions = actions.astype(np.int64)
+    illegal = np.flatnonzero(~masks[np.arange(rows), actions])
+    if len(illegal):
+        row = int(illegal[0])
+        raise AgentFault(agent, "illegal", f"returned the illegal action {int(actions[row])}", row, int(actions[row]))
+    return actions
 
 
-class GuardedAgent:
-    """A foreign agent behind the protocol's checks: what it gets is a copy (it cannot change
-    the games), what it returns is checked, and its time is limited to ``decision_seconds``
-    per decision of each call.  Any breach is an :class:`AgentFault`."""
-
-    def __init__(self, agent, name: str, decision_seconds: float = DEFAULT_DECISION_SECONDS):
-        self.agent = agent
-        self.name = name
-        self.decision_seconds = decision_seconds
-
-    def seed(self, seed: int) -> None:
-        if hasattr(self.agent, "seed"):
-            self._call("seed()", self.agent.seed, seed)
-
-    def supports(self, rules: Rules) -> bool:
-        """Whether the agent plays these rules (it says so with ``supports(rules)``; else it does)."""
-        supports = getattr(self.agent, "supports", None)
-        return True if supports is None else bool(self._call("supports()", supports, rules))
-
-    def _call(self, what: str, method, *args):
-        try:
-            return method(*args)
-        except Exception as exc:
-            raise AgentFault(self.name, "raised", f"raised {_exception_line(exc)} in {what}") from exc
-
-    def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        try:
-            return self._act(observations, masks)
-        except AgentFault as fault:
-            fault.guard = self  # which agent of a match it was (not pickled: read where it is raised)
-            raise
-
-    def _act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        masks = np.asarray(masks, dtype=bool)
-        rows = len(masks)
-        budget = self.decision_seconds * max(rows, 1)
-        started = time.perf_counter()
-        try:
-            with _deadline(budget):
-                # copies: whatever the agent does to them, the games and this check see the originals
-                raw = self.agent.act(np.array(observations, dtype=np.float32), masks.copy())
-        except _TimeUp:
-            raise AgentFault(
-                self.name, "slow", f"was stopped after {budget:.3g} s on {rows} decision(s) (limit {self._limit()})"
-            ) from None
-        except Exception as exc:
-            row = getattr(exc, "handfoot_row", None)
-            raise AgentFault(self.name, "raised", f"raised {_exception_line(exc)}", row) from exc
-        seconds = time.perf_counter() - started
-        if seconds > budget:
-            raise AgentFault(self.name, "slow", f"took {seconds:.3g} s for {rows} decision(s) (limit {self._limit()})")
-        return self._checked(raw, masks)
-
-    def _limit(self) -> str:
-        return f"{self.decision_seconds:g} s a decision"
-
-    def _checked(self, raw: Any, masks: np.ndarray) -> np.ndarray:
-        rows = len(masks)
-        try:
-            actions = np.asarray(raw)
-        except Exception:  # noqa: BLE001 (whatever a foreign object fails with, the fault is its type)
-            actions = None
-        if actions is None or actions.dtype == object:
-            raise AgentFault(self.name, "type", f"returned {type(raw).__name__}, not an array of actions")
-        if actions.shape != (rows,):
-            raise AgentFault(
-                self.name, "shape", f"returned actions of shape {actions.shape} for {rows} games (expected ({rows},))"
-            )
-        if actions.dtype.kind not in "iu":
-            raise AgentFault(self.name, "type", f"returned {actions.dtype} actions (actions are integers)")
-        outside = np.flatnonzero((actions < 0) | (actions >= NUM_ACTIONS))
-        if len(outside):
-            row = int(outside[0])
-            raise AgentFault(
-                self.name,
-                "out_of_range",
-                f"returned the action {int(actions[row])}, outside 0-{NUM_ACTIONS - 1}",
-                row,
-                int(actions[row]),
-            )
-        actions = actions.astype(np.int64)
-        illegal = np.flatnonzero(~masks[np.arange(rows), actions])
-        if len(illegal):
-            row = int(illegal[0])
-            raise AgentFault(
-                self.name, "illegal", f"returned the illegal action {int(actions[row])}", row, int(actions[row])
-            )
-        return actions
-
-
-def _exception_line(exc: BaseException) -> str:
+def exception_line(exc: BaseException) -> str:
     """``ValueError: message`` and where the agent's code raised it, on one line."""
     text = str(exc).strip().splitlines()
     where = ""
@@ -217,7 +127,8 @@ def _exception_line(exc: BaseException) -> str:
 class MatchFault(RuntimeError):
     """A foreign agent's fault in one game of a match: the fault, where it happened (the
     rules, the seed, the step: the number of actions played before it, the team's side) and
-    the game's actions so far; :meth:`save_record` writes them as a record."""
+    the game's actions so far; :meth:`save_record` writes them as a record.  ``by_team``: the
+    agent at fault is the match's team (else its opponent)."""
 
     def __init__(
         self,
@@ -230,9 +141,10 @@ class MatchFault(RuntimeError):
         team: str,
         vs: str,
         record: str | None = None,
+        by_team: bool = True,
     ):
         self.fault, self.rules, self.seed, self.step, self.team_side = fault, rules, seed, step, team_side
-        self.actions, self.team, self.vs, self.record = actions, team, vs, record
+        self.actions, self.team, self.vs, self.record, self.by_team = actions, team, vs, record, by_team
         super().__init__(self._message())
 
     def _message(self) -> str:
@@ -254,6 +166,7 @@ class MatchFault(RuntimeError):
                 self.team,
                 self.vs,
                 self.record,
+                self.by_team,
             ),
         )
 
@@ -275,6 +188,21 @@ class MatchFault(RuntimeError):
         self.record = str(path)
         self.args = (self._message(),)
         return path
+
+    def describe(self) -> dict:
+        """What a report keeps of it: the agent, where, what it did, the record."""
+        rules = Rules.from_dict(self.rules)
+        return {
+            "agent": self.fault.agent,
+            "team": self.team,
+            "vs": self.vs,
+            "table": f"{rules.preset_name}:{rules.num_players}",
+            "seed": self.seed,
+            "step": self.step,
+            "kind": self.fault.kind,
+            "message": str(self),
+            "record": self.record,
+        }
 
 
 # ---------------------------------------------------------------------------- py: references
@@ -315,7 +243,7 @@ def _load_file(path: Path):
         del sys.modules[name]
         if isinstance(exc, KeyboardInterrupt):
             raise
-        raise ValueError(f"importing {path.name} raised {_exception_line(exc)}") from None
+        raise ValueError(f"importing {path.name} raised {exception_line(exc)}") from None
     return module
 
 
@@ -333,7 +261,7 @@ def _import_module(target: str):
                 f"no module named {missing!r} (install it, or name a file: py:path/to/file.py:FACTORY)"
             ) from None
         except Exception as exc:  # noqa: BLE001 (a foreign module may fail any way: one line)
-            raise ValueError(f"importing {target} raised {_exception_line(exc)}") from None
+            raise ValueError(f"importing {target} raised {exception_line(exc)}") from None
 
 
 def load_factory(target: str, factory: str):
@@ -362,8 +290,10 @@ def _keywords(factory, seed: int, rules: Rules | None) -> dict[str, Any]:
     return {key: value for key, value in (("seed", seed), ("rules", rules)) if key in names}
 
 
-def build_py_agent(argument: str, seed: int = 0, rules: Rules | None = None) -> GuardedAgent:
-    """The agent ``py:ARGUMENT`` names, behind the guard; every problem is one ``ValueError`` line."""
+def load_py_agent(argument: str, seed: int = 0, rules: Rules | None = None):
+    """The agent ``py:ARGUMENT`` names, built in this process (:mod:`agents.py_process` calls it,
+    in the agent's own process); a function of one observation comes wrapped in
+    :class:`OneGameAgent`.  Every problem is one ``ValueError`` line."""
     name = f"py:{argument}"
     target, factory_name, text = split_reference(argument)
     try:
@@ -375,26 +305,26 @@ def build_py_agent(argument: str, seed: int = 0, rules: Rules | None = None) -> 
         made = factory(*args, **_keywords(factory, seed, rules))
     except Exception as exc:  # noqa: BLE001 (a foreign factory may fail any way: one line)
         hint = " (an argument follows the factory: py:FILE:FACTORY:ARG)" if isinstance(exc, TypeError) else ""
-        raise ValueError(f"agent {name!r}: {factory_name}() raised {_exception_line(exc)}{hint}") from None
+        raise ValueError(f"agent {name!r}: {factory_name}() raised {exception_line(exc)}{hint}") from None
     if hasattr(made, "act"):
-        agent = made
-    elif callable(made):
-        agent = OneGameAgent(made, name=name)
-    else:
-        raise ValueError(
-            f"agent {name!r}: {factory_name}() returned a {type(made).__name__}, which has no "
-            "act(observations, masks) and is not a function of one observation"
-        )
-    return GuardedAgent(agent, name)
+        return made
+    if callable(made):
+        return OneGameAgent(made, name=name)
+    raise ValueError(
+        f"agent {name!r}: {factory_name}() returned a {type(made).__name__}, which has no "
+        "act(observations, masks) and is not a function of one observation"
+    )
 
 
 __all__ = [
     "DEFAULT_DECISION_SECONDS",
+    "FAULT_KINDS",
     "AgentFault",
-    "GuardedAgent",
     "MatchFault",
     "OneGameAgent",
-    "build_py_agent",
+    "check_actions",
+    "exception_line",
     "load_factory",
+    "load_py_agent",
     "split_reference",
 ]

@@ -8,6 +8,12 @@ A name is a kind, alone or with an argument after a colon:
     ppo, ppo:PATH                       the shipped trained agent of the table, or a saved model (.pt, .zip)
     scratch, scratch:PATH               the shipped agent learned from scratch for this table, or a model
     py:FILE_OR_MODULE:FACTORY[:ARG]     any object following the agent protocol (docs/benchmark.md)
+    cmd:COMMAND                         any program speaking the JSON-lines protocol (docs/benchmark.md)
+
+The shipped agents of the tables (``tuned``, ``ppo``, ``scratch`` without a path) need the
+rules they play: a model of one table does not silently play another.  Agents from outside
+the lab (``py:``, ``cmd:``) play in processes of their own, behind the referee
+(``agents.referee``).
 
 Every command that takes agent names reads them here (``make_agent``); so do the trainer's
 league and evaluations (``check_agent_name`` validates a name without loading anything) and
@@ -36,7 +42,8 @@ class AgentKind:
     check: Callable[[str], None] | None = None  # refuses a malformed argument, loading nothing
     # The one file the agent loads (a model, a tuned heuristic): Ray workers get its bytes.
     model_file: Callable[[str | None, Rules | None], Path] | None = None
-    foreign: bool = False  # runs code from outside the lab: guarded (agents.foreign), never offered to a page
+    foreign: bool = False  # code from outside the lab: behind the referee (agents.referee), never on a page
+    per_table: bool = False  # alone, the shipped agent of the table played: make_agent needs the rules
 
     @property
     def usage(self) -> str:
@@ -86,8 +93,13 @@ def check_agent_name(name: str) -> None:
 
 def make_agent(name: str, seed: int = 0, rules: Rules | None = None) -> Agent:
     """The agent a name names (module docstring), seeded with ``seed`` and playing ``rules``
-    (the shipped ``ppo`` and ``tuned`` are those of these rules' preset)."""
+    (the shipped ``ppo`` and ``tuned`` are those of these rules' preset, so they need them)."""
     kind, argument = parse_agent_name(name)
+    if kind.per_table and argument is None and rules is None:
+        raise ValueError(
+            f"agent {name!r} is the shipped agent of the table it plays: say which, e.g. "
+            f"make_agent({name!r}, rules=Rules.preset('partnership'))"
+        )
     return kind.build(argument, seed, rules)
 
 
@@ -98,7 +110,7 @@ def agent_model_file(name: str, rules: Rules | None) -> Path | None:
 
 
 def is_foreign(name: str) -> bool:
-    """Whether the named agent runs code from outside the lab (and so plays behind a guard)."""
+    """Whether the named agent runs code from outside the lab (and so plays in a process of its own)."""
     return parse_agent_name(name)[0].foreign
 
 
@@ -118,7 +130,9 @@ def _tuned(argument: str | None, seed: int, rules: Rules | None) -> Agent:
 def _ppo(argument: str | None, seed: int, rules: Rules | None) -> Agent:
     from agents.trained import PPOAgent
 
-    return PPOAgent.load(argument, rules=rules)
+    agent = PPOAgent.load(argument, rules=rules)
+    agent.name = "ppo" if argument is None else f"ppo:{argument}"
+    return agent
 
 
 def _scratch(argument: str | None, seed: int, rules: Rules | None) -> Agent:
@@ -145,16 +159,29 @@ def _scratch_model(argument: str | None, rules: Rules | None) -> Path:
 
 
 def _py(argument: str | None, seed: int, rules: Rules | None) -> Agent:
-    from agents.foreign import build_py_agent
+    from agents.referee import PyAgent
 
     assert argument is not None  # needs_argument: parse_agent_name refused "py" alone
-    return build_py_agent(argument, seed, rules)
+    return PyAgent(argument, seed, rules)
 
 
 def _check_py(argument: str) -> None:
     from agents.foreign import split_reference
 
     split_reference(argument)
+
+
+def _cmd(argument: str | None, seed: int, rules: Rules | None) -> Agent:
+    from agents.referee import CommandAgent
+
+    assert argument is not None
+    return CommandAgent(argument, seed, rules)
+
+
+def _check_cmd(argument: str) -> None:
+    from agents.referee import split_command
+
+    split_command(argument)
 
 
 for _name in BASELINE_NAMES:
@@ -166,6 +193,7 @@ register(
         _tuned,
         argument="PATH",
         model_file=_shipped_or("tuned"),
+        per_table=True,
     )
 )
 register(
@@ -176,6 +204,7 @@ register(
         _ppo,
         argument="PATH",
         model_file=_shipped_or("ppo"),
+        per_table=True,
     )
 )
 register(
@@ -185,6 +214,7 @@ register(
         _scratch,
         argument="PATH",
         model_file=_scratch_model,
+        per_table=True,
     )
 )
 register(
@@ -195,6 +225,18 @@ register(
         argument="FILE_OR_MODULE:FACTORY[:ARG]",
         needs_argument=True,
         check=_check_py,
+        foreign=True,
+    )
+)
+register(
+    AgentKind(
+        "cmd",
+        "a program in any language: COMMAND (split as a shell would, run without one) speaking the "
+        "JSON-lines protocol of docs/benchmark.md",
+        _cmd,
+        argument="COMMAND",
+        needs_argument=True,
+        check=_check_cmd,
         foreign=True,
     )
 )

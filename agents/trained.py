@@ -7,7 +7,9 @@
 table (``agents/models/scratch_<table>.pt``; a table without one is refused in one line). ``make_agent("tuned")`` is the heuristic variant
 0.4's search found (``agents/models/tuned_<preset>.json``), on whose move the shipped ``ppo``
 is a residual; ``tuned:PATH`` any saved by ``handfoot tune``.
-An agent used under other rules than it was trained on says so, once, as a warning.
+An agent used under other rules than it was trained on says so, once, as a
+:class:`TableWarning` (the command line shows it as one line); a saved file without rules
+given plays the table it was made on.
 """
 
 from __future__ import annotations
@@ -29,6 +31,10 @@ SHIPPED = {("partnership", 4): "partnership", ("classic", 2): "classic", ("house
 # The agent ``scratch``: PPO from random weights by configs/scratch.yaml, one model per table it was
 # trained for, scratch_<table>.pt with its config beside it (``shipped_scratch`` picks one).
 SCRATCH_MODEL = MODELS / "scratch_partnership.pt"  # the partnership table's
+
+
+class TableWarning(UserWarning):
+    """A trained or tuned agent plays a table other than the one it was made on."""
 
 
 @contextmanager
@@ -116,12 +122,13 @@ def load_tuned(path: str | Path | None = None, rules: Rules | None = None, name:
     if not path.exists():
         raise ValueError(f"no tuned heuristic at {path}: make one with 'handfoot tune --out FILE' and pass tuned:FILE")
     params, info = read_params(path)
-    playing = rules or Rules.preset("partnership")
+    playing = rules or _tuned_rules(info)
     tuned_for = (info.get("preset"), info.get("players"))
     if tuned_for[0] is not None and tuned_for != (playing.preset_name, playing.num_players):
         warnings.warn(
             f"the tuned heuristic {path.name} was tuned on {tuned_for[0]} with {tuned_for[1]} players "
             f"and plays {playing.preset_name} with {playing.num_players} players here",
+            TableWarning,
             stacklevel=2,
         )
     elif isinstance(info.get("rules"), dict) and info["rules"] != playing.to_dict():  # files since 0.5
@@ -129,9 +136,23 @@ def load_tuned(path: str | Path | None = None, rules: Rules | None = None, name:
         warnings.warn(
             f"the tuned heuristic {path.name} was tuned on other rules of {tuned_for[0]} "
             f"(they differ in {', '.join(changed)})",
+            TableWarning,
             stacklevel=2,
         )
     return CompiledHeuristic(playing, params, name=name)
+
+
+def _tuned_rules(info: dict) -> Rules:
+    """The rules a tuned heuristic's file was tuned on (partnership's, for a file that says none)."""
+    if isinstance(info.get("rules"), dict):
+        try:
+            return Rules.from_dict(info["rules"])
+        except (ValueError, TypeError):
+            pass
+    if info.get("preset") is not None:
+        players = {"num_players": info["players"]} if info.get("players") is not None else {}
+        return Rules.preset(info["preset"], **players)
+    return Rules.preset("partnership")
 
 
 def _same_game(a: Rules, b: Rules) -> bool:
@@ -194,7 +215,7 @@ class PPOAgent:
             else:  # the same table under another setting: name it
                 changed = sorted(playing.changes_from(trained_on))
                 differ = f"other rules of {playing.preset_name} (they differ in {', '.join(changed)})"
-            warnings.warn(f"the agent {path.name} was trained on {differ}", stacklevel=2)
+            warnings.warn(f"the agent {path.name} was trained on {differ}", TableWarning, stacklevel=2)
         agent = cls(policy, playing, deterministic=deterministic, threads=threads)
         agent.trained_on = trained_on
         return agent
@@ -237,4 +258,4 @@ class SB3Agent:
         return np.asarray(actions, dtype=np.int64).reshape(-1)
 
 
-__all__ = ["SHIPPED", "PPOAgent", "SB3Agent", "shipped_model", "torch_threads"]
+__all__ = ["SHIPPED", "PPOAgent", "SB3Agent", "TableWarning", "shipped_model", "torch_threads"]

@@ -5,6 +5,8 @@
 #
 #     python examples/cleanrl_ppo_masked.py                                   # classic, 2 players, 1 deal
 #     python examples/cleanrl_ppo_masked.py --preset partnership --deals 0 --total-timesteps 2000000
+#     python examples/cleanrl_ppo_masked.py --save classic.pt     # then: handfoot benchmark \
+#         py:examples/policy_agent.py:make:classic.pt             # (docs/benchmark.md, "From another framework")
 #
 # Prints one line per iteration and, at the end, a JSON summary with the mean return of the
 # untrained and the trained policy over the same evaluation deals (against the same opponent).
@@ -49,6 +51,7 @@ def parse_args():
     parser.add_argument("--max-grad-norm", type=float, default=0.5)
     parser.add_argument("--target-kl", type=float, default=None)
     parser.add_argument("--eval-episodes", type=int, default=256, help="games played by each evaluation")
+    parser.add_argument("--save", type=str, default=None, help="save the trained policy here (examples/policy_agent.py plays it)")
     args = parser.parse_args()
     # fmt: on
     args.batch_size = int(args.num_envs * args.num_steps)
@@ -57,8 +60,12 @@ def parse_args():
     return args
 
 
+def make_rules(args):
+    return Rules.preset(args.preset, num_players=args.num_players, **({"num_deals": args.deals} if args.deals else {}))
+
+
 def make_envs(args, num_envs):
-    rules = Rules.preset(args.preset, num_players=args.num_players, **({"num_deals": args.deals} if args.deals else {}))
+    rules = make_rules(args)
     return gym.make_vec(
         "handfoot/HandFoot-v0",
         num_envs=num_envs,
@@ -295,4 +302,8 @@ if __name__ == "__main__":
         "seconds": round(time.time() - start_time, 1),
         "history": history,
     }
+    if args.save:  # the actor (observations -> logits) and its table: py:examples/policy_agent.py:make:PATH
+        rules = make_rules(args)
+        torch.save({"module": agent.actor, "rules": rules.to_dict(), "trained_by": "cleanrl-ppo"}, args.save)
+        summary["saved"] = args.save
     print(json.dumps(summary))

@@ -4,9 +4,11 @@ the masked PPO module, new API stack), as a handfoot agent: the module of the po
 
     handfoot benchmark py:examples/rllib_agent.py:make:/path/to/checkpoint
 
-(the folder ``algorithm.save_to_path()`` wrote).
+(the folder ``algorithm.save_to_path()`` wrote; ``examples/rllib_ppo.py --save FOLDER`` writes one,
+with ``handfoot_rules.json`` beside it: the table it was trained for, the only one it then plays).
 """
 
+import json
 from pathlib import Path
 
 import torch
@@ -14,8 +16,14 @@ from ray.rllib.core.rl_module.rl_module import RLModule
 
 
 class RLlibAgent:
-    def __init__(self, module):
-        self.module = module.eval()
+    def __init__(self, module, rules=None):
+        self.module, self.rules, self.name = module.eval(), rules, "rllib-ppo"
+
+    def supports(self, rules):  # the benchmark plays it only at the table it was trained for
+        return self.rules is None or (rules.preset_name, rules.num_players) == (
+            self.rules["preset_name"],
+            self.rules["num_players"],
+        )
 
     def act(self, observations, masks):
         batch = {"obs": {"observation": torch.as_tensor(observations), "action_mask": torch.as_tensor(masks).float()}}
@@ -24,4 +32,7 @@ class RLlibAgent:
 
 
 def make(checkpoint, policy="shared"):
-    return RLlibAgent(RLModule.from_checkpoint(Path(checkpoint) / "learner_group" / "learner" / "rl_module" / policy))
+    folder = Path(checkpoint)
+    module = RLModule.from_checkpoint(folder / "learner_group" / "learner" / "rl_module" / policy)
+    rules = folder / "handfoot_rules.json"
+    return RLlibAgent(module, json.loads(rules.read_text()) if rules.exists() else None)

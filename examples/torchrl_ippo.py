@@ -4,6 +4,8 @@
 
     python examples/torchrl_ippo.py                      # partnership, 64 games, 20 iterations
     python examples/torchrl_ippo.py --iterations 3 --num-envs 16 --steps 32
+    python examples/torchrl_ippo.py --preset classic --players 2 --save policy.pt   # then:
+    handfoot benchmark py:examples/policy_agent.py:make:policy.pt    # (docs/benchmark.md)
 
 Self-play: one policy and one critic serve every side (each agent reads its own seat-relative
 view).  The game is turn-based, so at every step one agent per game acts (its group's ``"mask"``):
@@ -33,6 +35,7 @@ from handfoot_env.envs.torchrl import HandFootTorchRLEnv
 def parse_args() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--preset", default="partnership")
+    p.add_argument("--players", type=int, default=None, help="number of players (default: the preset's)")
     p.add_argument("--deals", type=int, default=None, help="deals per game (default: the preset's)")
     p.add_argument("--num-envs", type=int, default=64, help="games stepped together")
     p.add_argument("--steps", type=int, default=64, help="steps per game per iteration")
@@ -44,6 +47,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--lmbda", type=float, default=0.95)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch threads (one is fastest on a busy machine)")
+    p.add_argument("--save", default=None, help="save the trained policy here (examples/policy_agent.py plays it)")
     return p.parse_args()
 
 
@@ -64,7 +68,8 @@ def main() -> None:
     args = parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    rules = Rules.preset(args.preset, **({} if args.deals is None else {"num_deals": args.deals}))
+    fields = {} if args.deals is None else {"num_deals": args.deals}
+    rules = Rules.preset(args.preset, **fields, **({} if args.players is None else {"num_players": args.players}))
     env = HandFootTorchRLEnv(num_envs=args.num_envs, rules=rules, seed=args.seed)
     groups = list(env.group_map)
     observation_size = env.observation_spec[groups[0], "observation"].shape[-1]
@@ -152,6 +157,9 @@ def main() -> None:
         "seconds": round(time.perf_counter() - started, 1),
         "history": history,
     }
+    if args.save:  # the policy network (observations -> logits) and its table: py:examples/policy_agent.py:make:PATH
+        torch.save({"module": policy_net, "rules": rules.to_dict(), "trained_by": "torchrl-ippo"}, args.save)
+        summary["saved"] = args.save
     print(json.dumps(summary))
 
 

@@ -4,6 +4,8 @@
 
     python examples/torchrl_turn_selfplay.py                      # partnership, 256 games, 20 iterations
     python examples/torchrl_turn_selfplay.py --iterations 3 --num-envs 16 --steps 32
+    python examples/torchrl_turn_selfplay.py --preset classic --players 2 --save policy.pt   # then:
+    handfoot benchmark py:examples/policy_agent.py:make:policy.pt    # (docs/benchmark.md)
 
 One policy moves for whichever seat is to move (``"turn"``), reading that seat's view.  The sides'
 rewards come in the same step (a deal ends on one seat's move and pays both sides), so the critic
@@ -36,6 +38,7 @@ from handfoot_env.seating.rewards import game_points
 def parse_args() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--preset", default="partnership")
+    p.add_argument("--players", type=int, default=None, help="number of players (default: the preset's)")
     p.add_argument("--deals", type=int, default=None, help="deals per game (default: the preset's)")
     p.add_argument("--num-envs", type=int, default=256, help="games stepped together")
     p.add_argument("--steps", type=int, default=64, help="steps per game per iteration")
@@ -47,6 +50,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--lmbda", type=float, default=0.95)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch threads (one is fastest on a busy machine)")
+    p.add_argument("--save", default=None, help="save the trained policy here (examples/policy_agent.py plays it)")
     p.add_argument("--eval-games", type=int, default=64, help="games against random play, before and after")
     return p.parse_args()
 
@@ -86,7 +90,8 @@ def main() -> None:
     args = parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    rules = Rules.preset(args.preset, **({} if args.deals is None else {"num_deals": args.deals}))
+    fields = {} if args.deals is None else {"num_deals": args.deals}
+    rules = Rules.preset(args.preset, **fields, **({} if args.players is None else {"num_players": args.players}))
     env = HandFootTurnEnv(num_envs=args.num_envs, rules=rules, seed=args.seed)
     sides = env.side_names
     seat_sides = torch.as_tensor(env.seat_sides)
@@ -177,6 +182,9 @@ def main() -> None:
         "trained_vs_random": share_won_against_random(policy_net, rules, args.eval_games, seed=10_000 + args.seed),
         "history": history,
     }
+    if args.save:  # the policy network (observations -> logits) and its table: py:examples/policy_agent.py:make:PATH
+        torch.save({"module": policy_net, "rules": rules.to_dict(), "trained_by": "torchrl-selfplay"}, args.save)
+        summary["saved"] = args.save
     print(json.dumps(summary))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Sequence
 
 from handfoot_env.cards import MAX_RUN_SEED, MAX_SEED, check_seed
@@ -41,12 +42,29 @@ GAME_SEED_COMMANDS = ("game", "play")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from agents.foreign import AgentFault, MatchFault
-
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:  # --help, --version, or bad arguments (one line, status 2)
         return exc.code if isinstance(exc.code, int) else 0
+    with warnings.catch_warnings():
+        warnings.showwarning = _one_line_warning
+        return _run(args)
+
+
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A trained agent on another table than its own: one line, as the lab's notes are;
+    any other warning as Python shows it."""
+    from agents.trained import TableWarning
+
+    if issubclass(category, TableWarning):
+        print(f"handfoot: note: {message}", file=sys.stderr, flush=True)
+    else:
+        sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+
+def _run(args: argparse.Namespace) -> int:
+    from agents.foreign import AgentFault, MatchFault
+
     try:
         if getattr(args, "seed", None) is not None:
             check_seed(args.seed, "--seed", MAX_SEED if args.command in GAME_SEED_COMMANDS else MAX_RUN_SEED)

@@ -86,6 +86,22 @@ def require_positive(args: argparse.Namespace, *names: str) -> None:
             raise ValueError(f"--{name.replace('_', '-')} must be at least 1, got {value}")
 
 
+@contextlib.contextmanager
+def signal_ignored(signum: int):
+    """Ignore the signal inside the block, where this thread may (the main thread)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signum, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signum, previous)
+
+
 def ray_cluster(address: str | None):
     """The Ray cluster ``--ray [ADDRESS]`` names, closed on leaving the ``with`` block (None
     inside it without --ray)."""
@@ -103,7 +119,10 @@ def print_match(rules: Rules, result, pairs: int) -> None:
         f"{pairs} duplicate sets ({result.games} games)"
     )
     print(f"  win / draw / loss   {result.wins} / {result.draws} / {result.losses}")
-    print(f"  win rate            {result.win_rate:.1%}  (95% CI {result.ci95[0]:.1%} - {result.ci95[1]:.1%})")
+    forfeits = f";  {result.forfeits} forfeited (lost by the side that broke them)" if result.forfeits else ""
+    print(
+        f"  win rate            {result.win_rate:.1%}  (95% CI {result.ci95[0]:.1%} - {result.ci95[1]:.1%}){forfeits}"
+    )
     print(
         f"  score difference    {result.score_diff:+.0f}  (95% CI {result.score_diff_ci95[0]:+.0f} - "
         f"{result.score_diff_ci95[1]:+.0f})"

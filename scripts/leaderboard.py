@@ -7,6 +7,7 @@ greedy heuristic tuned ppo``, protocol of ``agents/evaluation/benchmark.py``), w
 
     .venv/bin/python scripts/leaderboard.py            # this machine
     .venv/bin/python scripts/leaderboard.py --ray      # the matches on a Ray cluster (same numbers)
+    .venv/bin/python scripts/leaderboard.py --page     # only the page's table, from the stored report
 """
 
 from __future__ import annotations
@@ -38,7 +39,12 @@ def main() -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS", help="play the matches on Ray")
+    parser.add_argument("--page", action="store_true", help="only write the page's table from leaderboard.json")
     args = parser.parse_args()
+    if args.page:
+        PAGE.write_text(splice(PAGE.read_text(), markdown(json.loads(LEADERBOARD.read_text()))))
+        print(f"written: {PAGE} from {LEADERBOARD}", file=sys.stderr)
+        return 0
     splice(PAGE.read_text(), "")  # the markers are there, before an hour of matches
     settings = Settings(faults=ROOT / "benchmark" / "faults")
     with ray_cluster(args.ray) as cluster:

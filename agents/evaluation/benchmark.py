@@ -1,6 +1,6 @@
 """The benchmark protocol: how ``handfoot benchmark`` measures an agent, the same way every time.
 
-Protocol 1 (docs/benchmark.md says it in full):
+Protocol 2 (docs/benchmark.md says it in full):
 
 * tables: ``classic`` with 2 players, ``partnership`` and ``house`` with 4 in two teams (the
   tables the lab ships trained agents for); an agent plays those it supports (its
@@ -10,12 +10,16 @@ Protocol 1 (docs/benchmark.md says it in full):
 * 1,000 duplicate sets per opponent (2,000 games: each deal once with the agent on each side),
   the deals seeded ``SEED`` to ``SEED + 999``, everyone's randomness seeded per chunk of games
   (``agents.evaluation.matches.match_chunks``), so a result repeats to the last game, with or without Ray;
-* per opponent: wins, draws and losses, the win rate (a draw counts half) and the score
-  difference per game, each with its 95% interval over the duplicate sets;
+* agents from outside the lab (``py:``, ``cmd:``) play in processes of their own behind the
+  referee (``agents.referee``), with ``decision_seconds`` for each decision;
+* per opponent: wins, draws and losses, the win rate (a draw counts half) with its 95% Wilson
+  interval over the games, the score difference per game with its 95% interval over the
+  duplicate sets, and the games forfeited (``--keep-going``: a game an agent broke is lost);
 * a rating on the Elo scale: the opponents are anchored at the Bradley-Terry ratings of their
   own round robin under this protocol (``agents/models/leaderboard.json``, written by
   ``scripts/leaderboard.py``), and the agent's rating is the one under which the model expects
-  the points it scored against them (``agents.evaluation.ratings.rating_against``).
+  the points it scored against them (``agents.evaluation.ratings.rating_against``), with its
+  95% score interval (``rating_interval``).
 
 Matches are ``agents.evaluation.matches``'s (``play_match``; ``agents.evaluation.ray.play_matches_on_ray`` with
 ``--ray``).  The agent always sits as the match's team, so its row is the same whether it is
@@ -38,18 +42,19 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.evaluation.seeds import BENCHMARK_SEEDS
+from agents.evaluation.seeds import BENCHMARK_SEEDS, TRAINING_SEEDS
 from agents.foreign import DEFAULT_DECISION_SECONDS, MatchFault
 from agents.trained import MODELS, shipped_model
 from handfoot_env import __version__
 from handfoot_env.rules import Rules
 
 FORMAT = "handfoot-benchmark"
-PROTOCOL = 1
+PROTOCOL = 2
 TABLES = (("classic", 2), ("partnership", 4), ("house", 4))
 OPPONENTS = ("random", "greedy", "heuristic", "tuned", "ppo")
 PAIRS = 1000
 SEED = BENCHMARK_SEEDS  # far from the seeds training and tuning evaluate on
+MAX_PAIRS = TRAINING_SEEDS - BENCHMARK_SEEDS  # more would deal the training's deals
 LEADERBOARD = MODELS / "leaderboard.json"  # the shipped agents' benchmark: the opponents' anchors
 
 
@@ -122,6 +127,10 @@ def _file_of(name: str) -> Path | None:
     if kind.name == "py" and argument is not None:
         target = split_reference(argument)[0]
         return Path(target) if target.endswith(".py") else None
+    if kind.name == "cmd" and argument is not None:  # the program, or the script it runs
+        from agents.referee import split_command
+
+        return next((Path(word) for word in split_command(argument) if Path(word).is_file()), None)
     return None if kind.model_file is None or argument is None else agent_model_file(name, None)
 
 
@@ -163,21 +172,32 @@ class Benchmark:
             check_agent_name(name)
         if len(set(agents)) != len(agents) or not agents:
             raise ValueError(f"benchmark one or more different agents, got {', '.join(agents) or 'none'}")
+        if not 1 <= settings.pairs <= MAX_PAIRS:
+            raise ValueError(
+                f"--pairs {settings.pairs:,}: the benchmark's deals are seeds {SEED:,} to {TRAINING_SEEDS - 1:,} "
+                f"(past them are the training's), so at most {MAX_PAIRS:,} duplicate sets"
+            )
         self.agents = list(agents)
         self.settings = settings
         self.cluster = cluster
         self.faults: list[dict] = []
-        self.stopped = False
+        self.labels: dict[str, str] = {}  # the names the agents give themselves, where they differ
+        self.stopped = False  # at the first fault (without keep_going), or on Ctrl-C
+        self.interrupted = False
 
     # ------------------------------------------------------------------ the run
     def run(self) -> dict:
-        """Every table: the matches, the ratings; the whole as one JSON-ready dict."""
+        """Every table: the matches, the ratings; the whole as one JSON-ready dict.  Ctrl-C
+        ends the run with the matches finished by then (``interrupted`` in the report)."""
         start = time.perf_counter()
         tables = []
-        for preset, players in self.settings.tables:
-            if self.stopped:
-                break
-            tables.append(self._table(Rules.preset(preset, num_players=players)))
+        try:
+            for preset, players in self.settings.tables:
+                if self.stopped:
+                    break
+                tables.append(self._table(Rules.preset(preset, num_players=players)))
+        except KeyboardInterrupt:  # between matches (a match's own is caught where it plays)
+            self.stopped = self.interrupted = True
         return {
             "format": FORMAT,
             "protocol": PROTOCOL,
@@ -195,6 +215,7 @@ class Benchmark:
             "tables": tables,
             "faults": self.faults,
             "stopped": self.stopped,
+            "interrupted": self.interrupted,
             "seconds": time.perf_counter() - start,
             "ray": self.cluster is not None,
             "machine": machine_description(),
@@ -202,26 +223,44 @@ class Benchmark:
 
     def _describe(self, name: str) -> dict:
         path = _file_of(name)
-        return {"name": name, "file_sha256": _sha256(path) if path is not None and path.is_file() else None}
+        return {
+            "name": name,
+            "label": self.labels.get(name),
+            "file_sha256": _sha256(path) if path is not None and path.is_file() else None,
+        }
 
     def _build(self, name: str, rules: Rules):
-        from agents import GuardedAgent, make_agent
+        from agents import ForeignAgent, make_agent
 
         with warnings.catch_warnings():  # "trained on another table": supports() decides that here
             warnings.simplefilter("ignore")
             agent = make_agent(name, seed=SEED, rules=rules)
-        if isinstance(agent, GuardedAgent):
+        if isinstance(agent, ForeignAgent):
             agent.decision_seconds = self.settings.decision_seconds
+        label = getattr(agent, "label", None) or getattr(agent, "name", None)
+        if isinstance(label, str) and label != name:
+            self.labels[name] = label
         return agent
 
     def _table(self, rules: Rules) -> dict:
         label = table_label(rules.preset_name, rules.num_players)
         started = time.perf_counter()
-        built = {name: self._build(name, rules) for name in dict.fromkeys([*self.agents, *OPPONENTS])}
-        playing = [name for name in self.agents if getattr(built[name], "supports", lambda r: True)(rules)]
-        planned = [(agent, opponent) for agent in playing for opponent in OPPONENTS if agent != opponent]
-        self.settings.say(f"{label}: {len(planned)} matches of {self.settings.pairs} duplicate sets")
-        played = self._play(rules, built, planned, label)
+        built: dict = {}
+        try:
+            for name in dict.fromkeys([*self.agents, *OPPONENTS]):
+                built[name] = self._build(name, rules)
+            playing = [name for name in self.agents if getattr(built[name], "supports", lambda r: True)(rules)]
+            planned = [(agent, opponent) for agent in playing for opponent in OPPONENTS if agent != opponent]
+            self.settings.say(f"{label}: {len(planned)} matches of {self.settings.pairs:,} duplicate sets")
+            played: dict = {}
+            try:
+                self._play(rules, built, planned, label, played)
+            except KeyboardInterrupt:  # Ctrl-C: the matches finished are in played
+                self.stopped = self.interrupted = True
+        finally:
+            for agent in built.values():  # the foreign agents' processes end with their table
+                if hasattr(agent, "close"):
+                    agent.close()
         entries = {}
         for agent in self.agents:
             results = {}
@@ -231,7 +270,7 @@ class Benchmark:
             entries[agent] = {"plays": agent in playing, "results": results}
         anchors, source = self._anchors(rules, played)
         for agent, entry in entries.items():
-            entry["rating"] = self._rating(agent, entry, anchors)
+            entry["rating"], entry["rating_ci95"] = self._rating(agent, entry, anchors)
         return {
             "preset": rules.preset_name,
             "players": rules.num_players,
@@ -258,13 +297,13 @@ class Benchmark:
         return result
 
     # ------------------------------------------------------------------ the matches
-    def _play(self, rules: Rules, built: dict, planned: list[tuple[str, str]], label: str) -> dict:
-        """The planned matches' results (or faults), here or on the Ray cluster."""
+    def _play(self, rules: Rules, built: dict, planned: list[tuple[str, str]], label: str, played: dict) -> None:
+        """Play the planned matches, here or on the Ray cluster, into ``played`` (a result or a
+        fault per match, as each ends)."""
         if self.cluster is not None:
-            return self._play_on_ray(rules, planned, label)
+            return self._play_on_ray(rules, planned, label, played)
         from agents.evaluation.matches import play_match
 
-        played: dict = {}
         for team, vs in planned:
             if self.stopped:
                 break
@@ -277,6 +316,8 @@ class Benchmark:
                     seed=SEED,
                     progress=self.settings.progress,
                     faults=self.settings.faults,
+                    keep_going=self.settings.keep_going,
+                    say=self.settings.say,
                 )
             except MatchFault as fault:
                 self._fault(fault, label, played, (team, vs))
@@ -284,9 +325,9 @@ class Benchmark:
             result.team, result.vs = team, vs
             played[(team, vs)] = result
             self._said(label, result)
-        return played
 
-    def _play_on_ray(self, rules: Rules, planned: list[tuple[str, str]], label: str) -> dict:
+    def _play_on_ray(self, rules: Rules, planned: list[tuple[str, str]], label: str, played: dict) -> None:
+        from agents.evaluation.matches import MatchInterrupted
         from agents.evaluation.ray import agent_spec, play_matches_on_ray
 
         specs = {
@@ -294,7 +335,6 @@ class Benchmark:
             for pair in planned
             for name in pair
         }
-        played: dict = {}
         remaining = list(planned)
         while remaining and not self.stopped:
             try:
@@ -304,6 +344,8 @@ class Benchmark:
                     self.settings.pairs,
                     seed=SEED,
                     progress=self.settings.progress,
+                    keep_going=self.settings.keep_going,
+                    faults=self.settings.faults,
                 )
             except MatchFault as fault:  # the other matches are played again, to the same numbers
                 fault.save_record(self.settings.faults)
@@ -311,38 +353,33 @@ class Benchmark:
                 self._fault(fault, label, played, match)
                 remaining.remove(match)
                 continue
-            for (team, vs), result in zip(remaining, results):
-                result.team, result.vs = team, vs
-                played[(team, vs)] = result
+            except MatchInterrupted as stop:
+                for result in stop.finished:
+                    played[(result.team, result.vs)] = result
+                raise
+            for result in results:
+                played[(result.team, result.vs)] = result
                 self._said(label, result)
             remaining = []
-        return played
 
     def _fault(self, fault: MatchFault, label: str, played: dict, match: tuple[str, str]) -> None:
         played[match] = fault
-        self.faults.append(
-            {
-                "agent": fault.fault.agent,
-                "team": match[0],
-                "vs": match[1],
-                "table": label,
-                "seed": fault.seed,
-                "step": fault.step,
-                "kind": fault.fault.kind,
-                "message": str(fault),
-                "record": fault.record,
-            }
-        )
+        self.faults.append({**fault.describe(), "team": match[0], "vs": match[1], "table": label})
         self.settings.say(f"FAULT: {fault}")
         if not self.settings.keep_going:
             self.stopped = True
-            self.settings.say("the benchmark stops here (--keep-going plays the other matches)")
+            self.settings.say("the benchmark stops here (--keep-going plays on, a game an agent breaks lost)")
+        else:
+            self.settings.say("the match is left without a result: the agent broke too many of its games")
 
     def _said(self, label: str, result) -> None:
+        forfeits = f", {result.forfeits} forfeited" if result.forfeits else ""
         self.settings.say(
             f"{label}: {result.team} vs {result.vs}: {result.win_rate:.1%} "
-            f"({result.ci95[0]:.1%} - {result.ci95[1]:.1%}), {result.games} games"
+            f"({result.ci95[0]:.1%} - {result.ci95[1]:.1%}), {result.games} games{forfeits}"
         )
+        for forfeit in result.forfeited:
+            self.faults.append({**forfeit, "team": result.team, "vs": result.vs, "table": label, "forfeit": True})
 
     # ------------------------------------------------------------------ the ratings
     def _anchors(self, rules: Rules, played: dict) -> tuple[dict[str, float] | None, str]:
@@ -364,17 +401,21 @@ class Benchmark:
         return bradley_terry(names, wins), "this run: the opponents' round robin"
 
     @staticmethod
-    def _rating(agent: str, entry: dict, anchors: dict[str, float] | None) -> float | None:
-        from agents.evaluation.ratings import rating_against
+    def _rating(agent: str, entry: dict, anchors: dict[str, float] | None) -> tuple[float | None, list | None]:
+        """The agent's rating and its 95% interval (None: no anchors, or a match missing or faulty)."""
+        from agents.evaluation.ratings import rating_against, rating_interval
 
         if anchors is None or not entry["plays"]:
-            return None
-        if agent in anchors:
-            return anchors[agent]
+            return None, None
         results = entry["results"]
         if any(r is None or "fault" in r for r in results.values()):
-            return None  # an incomplete record has no rating
-        return rating_against(anchors, {o: (r["wins"] + 0.5 * r["draws"], r["games"]) for o, r in results.items()})
+            return None, None  # an incomplete record has no rating
+        scores = {o: (r["wins"] + 0.5 * r["draws"], r["games"]) for o, r in results.items()}
+        low, high = rating_interval({o: anchors[o] for o in scores}, scores) if scores else (None, None)
+        interval = [None if low is None or np.isinf(low) else low, None if high is None or np.isinf(high) else high]
+        if agent in anchors:
+            return anchors[agent], interval
+        return rating_against(anchors, scores), interval
 
 
 # ---------------------------------------------------------------------------- the table
@@ -386,28 +427,49 @@ def markdown(report: dict) -> str:
         (
             f"handfoot benchmark, protocol {report['protocol']} (handfoot {report['handfoot']}): "
             f"{settings['pairs']:,} duplicate sets per opponent, deals {first:,}-{last:,}; win rate "
-            "(a draw counts half) with its 95% interval over the duplicate sets; rating on the Elo scale."
+            "(a draw counts half) with its 95% Wilson interval over the games; rating on the Elo scale "
+            "with its 95% interval."
         )
     ]
     if not report["standard"]:
         lines.append(f"\n**Not the standard protocol**: {settings['pairs']:,} duplicate sets (standard: {PAIRS:,}).")
+    if report.get("interrupted"):
+        lines.append("\n**Interrupted** (Ctrl-C): only the matches that had finished; the cells left empty were not.")
+    labels = {agent["name"]: agent.get("label") for agent in report["agents"]}
     for table in report["tables"]:
         lines += ["", f"**{table['label']}** ({table['anchors']['source']})", ""]
         lines.append("| agent | rating | " + " | ".join(f"vs {o}" for o in OPPONENTS) + " |")
         lines.append("|---|---|" + "---|" * len(OPPONENTS))
         rows = sorted(table["entries"].items(), key=lambda item: -(item[1]["rating"] or -1e9))
         for name, entry in rows:
+            shown = f"`{name}`" + (f" ({labels[name]})" if labels.get(name) else "")
             if not entry["plays"]:
-                lines.append(f"| `{name}` | - | does not play this table |" + " |" * (len(OPPONENTS) - 1))
+                lines.append(f"| {shown} | - | does not play this table |" + " |" * (len(OPPONENTS) - 1))
                 continue
-            rating = "-" if entry["rating"] is None else f"{entry['rating']:.0f}"
+            rating = _rating_cell(entry)
             cells = [_cell(entry["results"].get(o), name == o) for o in OPPONENTS]
-            lines.append(f"| `{name}` | {rating} | " + " | ".join(cells) + " |")
-    if report["faults"]:
-        lines += ["", "Faults:"] + [f"- {fault['message']}" for fault in report["faults"]]
-    if report["stopped"]:
+            lines.append(f"| {shown} | {rating} | " + " | ".join(cells) + " |")
+    faults = [f for f in report["faults"] if not f.get("forfeit")]
+    forfeits = [f for f in report["faults"] if f.get("forfeit")]
+    if faults:
+        lines += ["", "Faults:"] + [f"- {fault['message']}" for fault in faults]
+    if forfeits:
+        lines += ["", f"Forfeits ({len(forfeits)}; each game lost by the agent that broke it, its record kept):"]
+        lines += [f"- {fault['message']}" for fault in forfeits[:20]]
+        if len(forfeits) > 20:
+            lines.append(f"- and {len(forfeits) - 20} more (benchmark.json lists them all)")
+    if report["stopped"] and not report.get("interrupted"):
         lines.append("\nThe benchmark stopped at the first fault; the cells left empty were not played.")
     return "\n".join(lines)
+
+
+def _rating_cell(entry: dict) -> str:
+    if entry["rating"] is None:
+        return "-"
+    low, high = entry.get("rating_ci95") or (None, None)
+    low_text = "-∞" if low is None else f"{low:.0f}"
+    high_text = "∞" if high is None else f"{high:.0f}"
+    return f"{entry['rating']:.0f} ({low_text}-{high_text})"
 
 
 def _cell(result: dict | None, itself: bool) -> str:
@@ -418,12 +480,14 @@ def _cell(result: dict | None, itself: bool) -> str:
     if "fault" in result:
         return f"fault ({result['kind']}, seed {result['seed']}, step {result['step']})"
     low, high = result["ci95"]
-    return f"{result['win_rate']:.1%} ({low:.1%}-{high:.1%})"
+    forfeits = result.get("forfeits", 0)
+    return f"{result['win_rate']:.1%} ({low:.1%}-{high:.1%})" + (f", {forfeits} forfeited" if forfeits else "")
 
 
 __all__ = [
     "FORMAT",
     "LEADERBOARD",
+    "MAX_PAIRS",
     "OPPONENTS",
     "PAIRS",
     "PROTOCOL",

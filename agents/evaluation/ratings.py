@@ -1,14 +1,36 @@
 """Ratings: round robins of duplicate matches, Bradley-Terry ratings on the Elo scale, one
-agent's rating against fixed anchors (the benchmark's), the crosstable and its chart."""
+agent's rating against fixed anchors (the benchmark's) with its 95% interval, the crosstable
+and its chart."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
 
-from agents.evaluation.matches import play_match
+from agents.evaluation.matches import MatchInterrupted, play_match
 from handfoot_env.rules import Rules
+
+
+def _expected(anchors: dict[str, float], scores: dict[str, tuple[float, int]], rating: float) -> tuple[float, float]:
+    """The points the Bradley-Terry model expects of an agent rated ``rating`` against the
+    anchors, and their variance (each game a win with the model's probability)."""
+    mean = variance = 0.0
+    for name, (_, games) in scores.items():
+        p = 1.0 / (1.0 + 10 ** ((anchors[name] - rating) / 400))
+        mean += games * p
+        variance += games * p * (1 - p)
+    return mean, variance
+
+
+def _solve(anchors: dict[str, float], grows, target: float) -> float:
+    """The rating at which ``grows(rating)`` (increasing) reaches ``target``, by bisection."""
+    low, high = min(anchors.values()) - 4000.0, max(anchors.values()) + 4000.0
+    for _ in range(100):
+        middle = (low + high) / 2
+        low, high = (middle, high) if grows(middle) < target else (low, middle)
+    return (low + high) / 2
 
 
 def rating_against(anchors: dict[str, float], scores: dict[str, tuple[float, int]]) -> float:
@@ -18,15 +40,24 @@ def rating_against(anchors: dict[str, float], scores: dict[str, tuple[float, int
     half a game less or more, as :func:`bradley_terry` does, so the rating stays finite)."""
     games = sum(n for _, n in scores.values())
     points = min(max(sum(p for p, _ in scores.values()), 0.5), games - 0.5)
+    return _solve(anchors, lambda r: _expected(anchors, scores, r)[0], points)
 
-    def expected(rating: float) -> float:
-        return sum(n / (1.0 + 10 ** ((anchors[name] - rating) / 400)) for name, (_, n) in scores.items())
 
-    low, high = min(anchors.values()) - 4000.0, max(anchors.values()) + 4000.0
-    for _ in range(100):  # expected() grows with the rating: bisection
-        middle = (low + high) / 2
-        low, high = (middle, high) if expected(middle) < points else (low, middle)
-    return (low + high) / 2
+def rating_interval(anchors: dict[str, float], scores: dict[str, tuple[float, int]], z: float = 1.96) -> list[float]:
+    """The 95% interval of :func:`rating_against`'s rating: the ratings under which the points
+    scored lie within ``z`` standard deviations of the points the model expects (a score
+    interval, Wilson's for one opponent: it does not collapse at a perfect or a null record,
+    whose open end is infinite).  The anchors are taken as exact."""
+    points = sum(p for p, _ in scores.values())
+    games = sum(n for _, n in scores.values())
+
+    def gap(rating: float) -> float:  # grows with the rating: expected minus scored, in deviations
+        mean, variance = _expected(anchors, scores, rating)
+        return (mean - points) / max(variance**0.5, 1e-12)
+
+    low = -math.inf if points <= 0 else _solve(anchors, gap, -z)
+    high = math.inf if points >= games else _solve(anchors, gap, z)
+    return [low, high]
 
 
 def bradley_terry(names: list[str], wins: np.ndarray, iterations: int = 500) -> dict[str, float]:
@@ -52,19 +83,27 @@ def round_robin(
     progress: bool = True,
     play_matches=None,
     faults: str | Path | None = None,
+    keep_going: bool = False,
 ) -> dict:
     """Every pair of agents plays a duplicate match; returns results, ratings and crosstable.
     ``play_matches(pairs of names)``, when given, plays the matches instead (on a Ray cluster);
-    ``faults``: where a guarded agent's faulty game is saved (:func:`play_match`)."""
+    ``faults``: where a foreign agent's faulty game is saved, ``keep_going``: whether it is
+    forfeited and the match goes on (:func:`play_match`).  Ctrl-C raises
+    :class:`MatchInterrupted` with the matches finished."""
     names = list(agents)
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     if play_matches is not None:
         results = play_matches(pairs)
     else:
-        results = [
-            play_match(rules, agents[a], agents[b], deals, seed=seed, progress=progress, faults=faults)
-            for a, b in pairs
-        ]
+        results = []
+        for a, b in pairs:
+            try:
+                results.append(
+                    play_match(rules, agents[a], agents[b], deals, seed, progress, faults=faults, keep_going=keep_going)
+                )
+            except MatchInterrupted as stop:  # Ctrl-C: the matches played so far go with it
+                stop.finished = [*results, *stop.finished]
+                raise
     wins = np.zeros((len(names), len(names)))
     for (a, b), result in zip(pairs, results):
         result.team, result.vs = a, b

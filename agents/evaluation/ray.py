@@ -26,7 +26,16 @@ from typing import Self
 
 import numpy as np
 
-from agents.evaluation.matches import MatchFault, MatchResult, match_chunks, match_result, play_chunk, progress_bar
+from agents.evaluation.matches import (
+    MatchFault,
+    MatchInterrupted,
+    MatchResult,
+    Tally,
+    match_chunks,
+    most_forfeits_of,
+    play_chunk,
+    progress_bar,
+)
 from handfoot_env.rules import Rules
 
 
@@ -172,11 +181,11 @@ def policy_spec(policy, rules: Rules, name: str = "ppo") -> AgentSpec:
 @functools.lru_cache(maxsize=8)
 def build_agent(spec: AgentSpec, rules: Rules):
     """The agent a spec names (cached per worker process: a chunk reseeds it anyway)."""
-    from agents import GuardedAgent, make_agent
+    from agents import ForeignAgent, make_agent
 
     if spec.model is None:
         agent = make_agent(spec.name, rules=rules)
-        if spec.decision_seconds is not None and isinstance(agent, GuardedAgent):
+        if spec.decision_seconds is not None and isinstance(agent, ForeignAgent):
             agent.decision_seconds = spec.decision_seconds
         return agent
     with tempfile.TemporaryDirectory() as folder:
@@ -193,6 +202,14 @@ def play_chunk_of_specs(rules: Rules, chunk, team: AgentSpec, vs: AgentSpec) -> 
     one_thread_each()
     part, _ = play_chunk(rules, chunk, build_agent(team, rules), build_agent(vs, rules))
     return part
+
+
+def play_chunk_forfeiting(rules: Rules, chunk, team: AgentSpec, vs: AgentSpec) -> tuple[np.ndarray, list[MatchFault]]:
+    """``play_chunk_of_specs`` where a foreign agent's fault forfeits its game: the rows, and the faults."""
+    one_thread_each()
+    forfeits: dict[int, MatchFault] = {}
+    part, _ = play_chunk(rules, chunk, build_agent(team, rules), build_agent(vs, rules), forfeits=forfeits)
+    return part, list(forfeits.values())
 
 
 def one_thread_each() -> None:
@@ -215,48 +232,83 @@ def play_matches_on_ray(
     seed: int = 0,
     progress: bool = True,
     runners: list | None = None,
+    keep_going: bool = False,
+    faults: str | Path | None = None,
 ) -> list[MatchResult]:
     """Each (team, vs) pair's duplicate match, every chunk of every match a Ray task (or a call
     on one of ``runners``, actors with a ``play_chunk`` method); the results equal
-    ``play_match``'s for the same seed."""
+    ``play_match``'s for the same seed (``keep_going``: a foreign agent's fault forfeits its
+    game, its record saved in ``faults``, as there).  A few chunks per CPU are in flight at a
+    time, so a match of any length costs little memory; Ctrl-C raises
+    :class:`MatchInterrupted` with the matches finished (``finished``, None for the others)."""
     ray = require_ray()
-    task = ray.remote(num_cpus=1, max_retries=3)(play_chunk_of_specs)
+    task = ray.remote(num_cpus=1, max_retries=3)(play_chunk_forfeiting if keep_going else play_chunk_of_specs)
     chunks = match_chunks(rules, deals, seed)
     rules_ref = ray.put(rules)
-    refs: dict = {}
-    for m, (team, vs) in enumerate(pairs):
-        team_ref, vs_ref = ray.put(team), ray.put(vs)
-        for c, chunk in enumerate(chunks):
-            if runners:
-                ref = runners[(m * len(chunks) + c) % len(runners)].play_chunk.remote(
-                    rules_ref, chunk, team_ref, vs_ref
-                )
-            else:
-                ref = task.remote(rules_ref, chunk, team_ref, vs_ref)
-            refs[ref] = (m, c)
+    spec_refs = [(ray.put(team), ray.put(vs)) for team, vs in pairs]
+    work = ((m, c) for m in range(len(pairs)) for c in range(len(chunks)))
+    window = max(4 * int(ray.cluster_resources().get("CPU", 1)), 8)
+    tallies = [Tally(rules.num_owners) for _ in pairs]
+    waiting: list[dict[int, np.ndarray]] = [{} for _ in pairs]  # chunks back before those ahead of them
+    done = [0] * len(pairs)  # chunks added to each match's tally
     label = f"{pairs[0][0].name} vs {pairs[0][1].name}" if len(pairs) == 1 else f"{len(pairs)} matches"
-    bar = progress_bar(len(pairs) * deals * rules.num_owners, label + " (Ray)", progress)
-    parts: dict[tuple[int, int], np.ndarray] = {}
+    bar = progress_bar(len(pairs) * chunks.games, label + " (Ray)", progress)
     start = time.perf_counter()
-    pending = list(refs)
-    while pending:
-        ready, pending = ray.wait(pending, num_returns=1)
-        for ref in ready:
-            try:
-                parts[refs[ref]] = ray.get(ref)
-            except MatchFault as fault:  # a foreign agent's: the fault itself, not Ray's wrapping of it
-                raise getattr(fault, "cause", fault) from None
-            if bar is not None:
-                bar.update(len(parts[refs[ref]]))
+    pending: dict = {}
+
+    def submit() -> None:
+        for m, c in work:
+            team_ref, vs_ref = spec_refs[m]
+            if runners:
+                runner = runners[(m * len(chunks) + c) % len(runners)]
+                ref = runner.play_chunk.remote(rules_ref, chunks[c], team_ref, vs_ref)
+            else:
+                ref = task.remote(rules_ref, chunks[c], team_ref, vs_ref)
+            pending[ref] = (m, c)
+            if len(pending) >= window:
+                return
+
+    def take(m: int, c: int, answer) -> None:
+        part = answer
+        if keep_going:
+            part, broken = answer
+            for fault in broken:
+                if faults is not None:
+                    fault.save_record(faults)
+                tallies[m].forfeited.append(fault.describe())
+            if len(tallies[m].forfeited) > most_forfeits_of(chunks.games) and broken:
+                raise broken[0]  # too broken to measure, as play_match judges it
+        waiting[m][c] = part
+        while done[m] in waiting[m]:
+            tallies[m].add(waiting[m].pop(done[m]))
+            done[m] += 1
+        if bar is not None:
+            bar.update(len(part))
+
+    try:
+        submit()
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for ref in ready:
+                m, c = pending.pop(ref)
+                try:
+                    answer = ray.get(ref)
+                except MatchFault as fault:  # a foreign agent's: the fault itself, not Ray's wrapping of it
+                    raise getattr(fault, "cause", fault) from None
+                take(m, c, answer)
+            submit()
+    except KeyboardInterrupt:
+        seconds = time.perf_counter() - start
+        finished = [
+            tallies[m].result(rules, team.name, vs.name, seconds) if done[m] == len(chunks) else None
+            for m, (team, vs) in enumerate(pairs)
+        ]
+        raise MatchInterrupted(None, deals, [r for r in finished if r is not None]) from None
+    finally:
+        if bar is not None:
+            bar.close()
     seconds = time.perf_counter() - start
-    if bar is not None:
-        bar.close()
-    return [
-        match_result(
-            rules, team.name, vs.name, deals, np.concatenate([parts[(m, c)] for c in range(len(chunks))]), seconds
-        )
-        for m, (team, vs) in enumerate(pairs)
-    ]
+    return [tallies[m].result(rules, team.name, vs.name, seconds) for m, (team, vs) in enumerate(pairs)]
 
 
 def play_variants_on_ray(
@@ -276,6 +328,7 @@ __all__ = [
     "agent_spec",
     "build_agent",
     "one_thread_each",
+    "play_chunk_forfeiting",
     "play_chunk_of_specs",
     "play_matches_on_ray",
     "play_variants_on_ray",

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from pathlib import Path
 
-from handfoot_lab.cli_common import add_ray_arg, ray_cluster, require_positive
+from handfoot_lab.cli_common import add_ray_arg, ray_cluster, require_positive, signal_ignored
 
 
 def add_parser(sub) -> None:
@@ -37,12 +38,14 @@ def add_parser(sub) -> None:
         "--decision-seconds",
         type=float,
         default=None,
-        help="a py: agent's time limit per decision (default 1 s): a slower call is a fault",
+        help="a py: or cmd: agent's time for each decision (default 1 s; a batched call of B decisions "
+        "has as long): an agent still thinking then is stopped, a fault of kind slow",
     )
     p.add_argument(
         "--keep-going",
         action="store_true",
-        help="after an agent's fault, play the other matches (default: stop at the first fault)",
+        help="a game an agent breaks is lost (its record saved) and the match goes on; the table shows "
+        "the forfeits (default: stop at the first fault)",
     )
     add_ray_arg(p, "play the matches on a Ray cluster (same numbers): alone, one started here; or ADDRESS")
     p.add_argument("--json", action="store_true", help="print the JSON report instead of the Markdown table")
@@ -51,7 +54,8 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Benchmark the agents; write the report; exit status 1 if an agent faulted."""
+    """Benchmark the agents; write the report (Ctrl-C: with the matches finished, marked
+    interrupted; exit status 130); exit status 1 if an agent faulted."""
     from agents.evaluation.benchmark import Benchmark, Settings, markdown, parse_tables
     from agents.foreign import DEFAULT_DECISION_SECONDS
 
@@ -75,9 +79,14 @@ def run(args: argparse.Namespace) -> int:
     with ray_cluster(args.ray) as cluster:
         benchmark.cluster = cluster
         report = benchmark.run()
-    table = markdown(report)
-    (out / "benchmark.json").write_text(json.dumps(report, indent=2) + "\n")
-    (out / "benchmark.md").write_text(table + "\n")
-    print(json.dumps(report, indent=2) if args.json else table)
-    print(f"written: {out / 'benchmark.json'}, {out / 'benchmark.md'} ({report['seconds']:.0f} s)", file=sys.stderr)
+    with signal_ignored(signal.SIGINT):  # a second Ctrl-C does not cut the report short
+        table = markdown(report)
+        (out / "benchmark.json").write_text(json.dumps(report, indent=2) + "\n")
+        (out / "benchmark.md").write_text(table + "\n")
+        print(json.dumps(report, indent=2) if args.json else table, flush=True)
+        seconds = report["seconds"]
+        print(f"written: {out / 'benchmark.json'}, {out / 'benchmark.md'} ({seconds:.0f} s)", file=sys.stderr)
+    if report["interrupted"]:
+        print("handfoot: interrupted: the report holds the matches that had finished", file=sys.stderr)
+        return 130
     return 1 if report["faults"] else 0

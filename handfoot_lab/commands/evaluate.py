@@ -4,6 +4,7 @@ ratings, here or on a Ray cluster (``--ray``)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -48,12 +49,19 @@ def add_parser(sub) -> None:
         "--decision-seconds",
         type=float,
         default=DEFAULT_DECISION_SECONDS,
-        help=f"a py: agent's time limit per decision (default {DEFAULT_DECISION_SECONDS:g} s)",
+        help=f"a py: or cmd: agent's time for each decision (default {DEFAULT_DECISION_SECONDS:g} s; a batched "
+        "call of B decisions has as long): an agent still thinking then is stopped, a fault of kind slow",
     )
     p.add_argument(
         "--faults",
         default="faults",
-        help="where the record of a game a py: agent broke is saved (default: ./faults)",
+        help="where the record of a game a py: or cmd: agent broke is saved (default: ./faults)",
+    )
+    p.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="a game an agent breaks is lost by its side (its record saved) and the match goes on "
+        "(default: the first fault ends the match)",
     )
     add_ray_arg(
         p,
@@ -66,9 +74,16 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """A duplicate-deal match between two lineups, or a round robin over several agents (--ray: on a cluster)."""
+    """A duplicate-deal match between two lineups, or a round robin over several agents (--ray: on a cluster).
+    Ctrl-C prints the result of the duplicate sets that had ended (exit status 130)."""
+    from handfoot_env.cards import MAX_SEED
+
     rules = rules_from_args(args)
     require_positive(args, "pairs")
+    if args.seed + args.pairs - 1 > MAX_SEED:
+        raise ValueError(
+            f"--pairs {args.pairs:,} from --seed {args.seed:,}: the last deal's seed would pass {MAX_SEED:,}"
+        )
     if not args.decision_seconds > 0:
         raise ValueError(f"--decision-seconds must be a positive number of seconds, got {args.decision_seconds}")
     if args.chart:
@@ -103,18 +118,49 @@ def _check_agent_names(args: argparse.Namespace) -> None:
 
 
 def build(name: str, seed: int, rules, decision_seconds: float):
-    """``make_agent``, with a foreign agent's time limit set."""
-    from agents import GuardedAgent, make_agent
+    """``make_agent``, with a foreign agent's time for each decision set."""
+    from agents import ForeignAgent, make_agent
 
     agent = make_agent(name, seed=seed, rules=rules)
-    if isinstance(agent, GuardedAgent):
+    if isinstance(agent, ForeignAgent):
         agent.decision_seconds = decision_seconds
     return agent
 
 
 def _eval(args: argparse.Namespace, rules, cluster) -> int:
+    from agents.evaluation.matches import MatchInterrupted
+
+    try:
+        return _play(args, rules, cluster)
+    except MatchInterrupted as stop:
+        print("handfoot: interrupted", file=sys.stderr)
+        for result in stop.finished:
+            _show(args, rules, result, args.pairs)
+        if stop.result is None:
+            if not stop.finished:
+                print("handfoot: no duplicate set had ended: nothing measured", file=sys.stderr)
+        else:
+            sets = stop.result.games // rules.num_owners
+            print(f"handfoot: the match stopped after {sets:,} of {stop.planned:,} duplicate sets:", file=sys.stderr)
+            _show(args, rules, stop.result, sets)
+        return 130
+
+
+def _show(args: argparse.Namespace, rules, result, pairs: int) -> None:
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2), flush=True)
+        return
+    labels = result.extra.get("labels", {})
+    shown = dataclasses.replace(result, team=labels.get("team", result.team), vs=labels.get("vs", result.vs))
+    print_match(rules, shown, pairs)
+
+
+def _play(args: argparse.Namespace, rules, cluster) -> int:
     from agents.evaluation.matches import MatchFault, play_match
     from agents.evaluation.ratings import crosstable_markdown, ratings_chart, round_robin
+
+    def say(line: str) -> None:
+        print(f"handfoot: {line}", file=sys.stderr, flush=True)
 
     play_matches = None
     if cluster is not None:
@@ -131,6 +177,8 @@ def _eval(args: argparse.Namespace, rules, cluster) -> int:
                     args.pairs,
                     seed=args.seed,
                     progress=not args.no_progress,
+                    keep_going=args.keep_going,
+                    faults=args.faults,
                 )
             except MatchFault as fault:
                 fault.save_record(args.faults)
@@ -146,6 +194,7 @@ def _eval(args: argparse.Namespace, rules, cluster) -> int:
             progress=not args.no_progress,
             play_matches=play_matches,
             faults=args.faults,
+            keep_going=args.keep_going,
         )
         if args.json:
             print(json.dumps(table, indent=2))
@@ -171,12 +220,18 @@ def _eval(args: argparse.Namespace, rules, cluster) -> int:
             progress=not args.no_progress,
             records=args.records,
             faults=args.faults,
+            keep_going=args.keep_going,
+            say=say,
         )
     result.team, result.vs = args.team, args.vs
+    result.extra["labels"] = {"team": _shown(args.team, team), "vs": _shown(args.vs, vs)}
     if args.records:
         print(f"{result.games} game records saved in {args.records}", file=sys.stderr)
-    if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
-        return 0
-    print_match(rules, result, args.pairs)
-    return 0
+    _show(args, rules, result, args.pairs)
+    return 1 if result.forfeits else 0
+
+
+def _shown(name: str, agent) -> str:
+    """An agent's name, with the name it gives itself when that says more (``py:a.py:make (my-bot)``)."""
+    label = getattr(agent, "label", None)
+    return f"{name} ({label})" if isinstance(label, str) and label and label != name else name

@@ -1,17 +1,16 @@
-"""Agents from outside: py: references load files and modules with clear errors, the one-game
-adapter plays a function of one observation, and the guard turns every breach of the
-protocol into an AgentFault that names the agent (and the row it failed on)."""
+"""Agents from outside: every breach of the protocol is an AgentFault naming the agent (and the
+row it failed on); py: references load files and modules, in a process of their own, with
+clear errors; the one-game adapter plays a function of one observation."""
 
 from __future__ import annotations
 
 import sys
-import time
 
 import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.foreign import AgentFault, GuardedAgent, OneGameAgent, build_py_agent
+from agents.foreign import AgentFault, OneGameAgent, check_actions, load_py_agent
 from handfoot_env.actions import NUM_ACTIONS
 from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules
@@ -22,23 +21,9 @@ MASKS[:, 10] = True
 MASKS[1, 11] = True
 
 
-class Scripted:
-    """Returns whatever it was told to (or raises it, or sleeps first)."""
-
-    def __init__(self, answer, sleep: float = 0.0):
-        self.answer, self.sleep = answer, sleep
-
-    def act(self, observations, masks):
-        time.sleep(self.sleep)
-        if isinstance(self.answer, Exception):
-            raise self.answer
-        return self.answer
-
-
 @pytest.mark.parametrize(
     "answer, kind, row, words",
     [
-        (ZeroDivisionError("no"), "raised", None, "raised ZeroDivisionError: no at test_foreign.py:"),
         (np.array([10, 187, 10]), "out_of_range", 1, "returned the action 187, outside 0-186"),
         (np.array([10, 10, -1]), "out_of_range", 2, "returned the action -1"),
         (np.array([10, 11, 11]), "illegal", 2, "returned the illegal action 11"),
@@ -51,48 +36,51 @@ class Scripted:
     ],
 )
 def test_every_breach_of_the_protocol_is_a_fault_naming_the_agent(answer, kind, row, words):
-    agent = GuardedAgent(Scripted(answer), "py:bad.py:make")
     with pytest.raises(AgentFault) as caught:
-        agent.act(OBS, MASKS)
+        check_actions(answer, MASKS, "py:bad.py:make")
     fault = caught.value
-    assert (fault.kind, fault.row) == (kind, row) and fault.guard is agent
+    assert (fault.kind, fault.row) == (kind, row)
     assert str(fault).startswith("agent 'py:bad.py:make' ") and words in str(fault), str(fault)
 
 
-def test_good_answers_pass_whatever_their_integer_type_and_the_agent_sees_copies():
-    class Vandal:
-        def act(self, observations, masks):
-            answer = masks.argmax(axis=1).astype(np.int32)
-            masks[:] = True  # a foreign agent must not change what the games see
-            observations[:] = 7
-            return answer
+def test_good_answers_pass_whatever_their_integer_type():
+    for answer in (np.array([10, 10, 10], dtype=np.int32), [10, 11, 10], np.array([10, 10, 10], dtype=np.uint8)):
+        actions = check_actions(answer, MASKS, "py:good.py:make")
+        assert actions.dtype == np.int64 and actions.tolist() in ([10, 10, 10], [10, 11, 10])
 
+
+def test_an_agent_in_its_own_process_faults_as_in_ours_and_cannot_change_the_games(tmp_path):
+    (tmp_path / "agents_here.py").write_text(
+        "import numpy as np\n"
+        "class Vandal:\n"
+        "    def act(self, observations, masks):\n"
+        "        answer = masks.argmax(axis=1).astype(np.int32)\n"
+        "        masks[:] = True  # a foreign agent must not change what the games see\n"
+        "        observations[:] = 7\n"
+        "        return answer\n"
+        "class Raising:\n"
+        "    def act(self, observations, masks):\n"
+        "        raise ZeroDivisionError('no')\n"
+        "class Floats:\n"
+        "    def act(self, observations, masks):\n"
+        "        return masks.argmax(axis=1) * 1.0\n"
+    )
     masks, observations = MASKS.copy(), OBS.copy()
-    actions = GuardedAgent(Vandal(), "py:v.py:make").act(observations, masks)
+    vandal = make_agent(f"py:{tmp_path / 'agents_here.py'}:Vandal")
+    actions = vandal.act(observations, masks)
     assert actions.tolist() == [10, 10, 10] and actions.dtype == np.int64
     assert (masks == MASKS).all() and (observations == 0).all()
+    for factory, kind, words in (
+        ("Raising", "raised", "raised ZeroDivisionError: no at agents_here.py:10"),
+        ("Floats", "type", "returned float64 actions"),
+    ):
+        agent = make_agent(f"py:{tmp_path / 'agents_here.py'}:{factory}")
+        with pytest.raises(AgentFault) as caught:
+            agent.act(OBS, MASKS)
+        assert caught.value.kind == kind and words in str(caught.value) and caught.value.guard is agent, caught.value
 
 
-def test_a_slow_agent_is_a_fault_and_one_that_never_answers_is_stopped():
-    slow = GuardedAgent(Scripted(np.array([10, 10, 10]), sleep=0.05), "py:slow.py:make", decision_seconds=0.01)
-    with pytest.raises(AgentFault, match=r"(took|stopped after) .* 3 decision\(s\) \(limit 0.01 s a decision\)"):
-        slow.act(OBS, MASKS)
-
-    class Forever:
-        def act(self, observations, masks):
-            while True:
-                try:
-                    time.sleep(0.01)
-                except Exception:  # noqa: BLE001, S110 (an agent's own blanket handler must not swallow the stop)
-                    pass
-
-    started = time.perf_counter()
-    with pytest.raises(AgentFault) as caught:
-        GuardedAgent(Forever(), "py:forever.py:make", decision_seconds=0.1).act(OBS, MASKS)
-    assert caught.value.kind == "slow" and time.perf_counter() - started < 5
-
-
-def test_the_one_game_adapter_plays_a_function_of_the_aec_observation_and_names_the_failing_row():
+def test_the_one_game_adapter_plays_a_function_of_the_aec_observation_and_names_the_failing_row(tmp_path):
     seen = []
 
     def policy(observation):
@@ -101,12 +89,23 @@ def test_the_one_game_adapter_plays_a_function_of_the_aec_observation_and_names_
             raise KeyError("eleven")
         return int(np.flatnonzero(observation["action_mask"])[0])
 
-    agent = GuardedAgent(OneGameAgent(policy), "py:one.py:make")
-    one_row = MASKS[[0, 2]]
-    assert agent.act(OBS[:2], one_row).tolist() == [10, 10] and seen[0] == np.int8
+    agent = OneGameAgent(policy)
+    assert agent.max_batch == 1  # the referee times each decision on its own
+    assert agent.act(OBS[:2], MASKS[[0, 2]]).tolist() == [10, 10] and seen[0] == np.int8
+    (tmp_path / "one.py").write_text(
+        "import numpy as np\n"
+        "def make():\n"
+        "    def policy(observation):\n"
+        "        if observation['action_mask'][11]:\n"
+        "            raise KeyError('eleven')\n"
+        "        return int(np.flatnonzero(observation['action_mask'])[0])\n"
+        "    return policy\n"
+    )
+    sealed = make_agent(f"py:{tmp_path / 'one.py'}:make")
+    assert sealed.max_batch == 1
     with pytest.raises(AgentFault) as caught:
-        agent.act(OBS, MASKS)
-    assert caught.value.row == 1 and "KeyError: 'eleven'" in str(caught.value)
+        sealed.act(OBS, MASKS)
+    assert caught.value.row == 1 and "KeyError: 'eleven' at one.py:5" in str(caught.value)
 
 
 def test_the_one_game_example_plays_the_game_it_describes(capsys):
@@ -130,15 +129,18 @@ def test_py_references_load_files_modules_factories_with_arguments(tmp_path, mon
         "from helper import FIRST  # a file beside it imports\n"
         "class Fixed:\n"
         "    def __init__(self, action, rules=None, seed=0):\n"
-        "        self.action, self.rules, self.seed_given = int(action), rules, seed\n"
+        "        self.action = int(action)\n"
+        "        self.name = f'fixed {action} on {rules and rules.preset_name} seed {seed}'\n"
         "    def act(self, observations, masks):\n"
         "        return np.full(len(masks), self.action)\n"
         "def make(**kwargs):\n"
         "    return Fixed(FIRST, **kwargs)\n"
     )
     rules = Rules.preset("classic")
-    fixed = build_py_agent(f"{tmp_path / 'bots.py'}:Fixed:10", seed=4, rules=rules)
-    assert (fixed.agent.action, fixed.agent.rules, fixed.agent.seed_given) == (10, rules, 4)
+    in_process = load_py_agent(f"{tmp_path / 'bots.py'}:Fixed:10", seed=4, rules=rules)
+    assert (in_process.action, in_process.name) == (10, "fixed 10 on classic seed 4")
+    fixed = make_agent(f"py:{tmp_path / 'bots.py'}:Fixed:10", seed=4, rules=rules)
+    assert fixed.label == "fixed 10 on classic seed 4" and fixed.name == f"py:{tmp_path / 'bots.py'}:Fixed:10"
     assert make_agent(f"py:{tmp_path / 'bots.py'}:make").act(OBS, MASKS).tolist() == [10, 10, 10]
     monkeypatch.chdir(tmp_path)  # a module under the current folder imports by name
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in (str(tmp_path), "")])

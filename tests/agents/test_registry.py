@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import AGENT_NAMES, GuardedAgent, agent_model_file, check_agent_name, is_foreign, make_agent
+from agents import AGENT_NAMES, ForeignAgent, agent_model_file, check_agent_name, is_foreign, make_agent
 from agents.trained import SCRATCH_MODEL, PPOAgent, scratch_tables, shipped_model, shipped_scratch
 from handfoot_env.actions import NUM_ACTIONS
 from handfoot_env.baselines import BASELINE_NAMES, make_baseline
@@ -72,6 +72,8 @@ def test_names_are_checked_in_one_line_without_loading_anything(tmp_path):
         ("py", "write py:FILE_OR_MODULE:FACTORY[:ARG]"),
         ("py:agent.py", "write py:FILE.py:FACTORY or py:MODULE:FACTORY"),
         ("py:agent.py:not-a-name", "write py:FILE.py:FACTORY"),
+        ("cmd:", "write cmd:COMMAND"),
+        ("cmd:'bot", "No closing quotation"),
         ("ppo:", "write ppo[:PATH]"),
         ("", "an agent name is needed"),
     ):
@@ -86,16 +88,26 @@ def test_model_files_travel_with_their_names_and_py_agents_are_foreign(tmp_path)
     assert agent_model_file("ppo:/x/m.zip", rules).as_posix() == "/x/m.zip"
     assert agent_model_file("scratch", Rules.preset("partnership")) == SCRATCH_MODEL and SCRATCH_MODEL.exists()
     assert agent_model_file("heuristic", rules) is None and agent_model_file("py:a.py:make", rules) is None
-    assert is_foreign("py:a.py:make") and not any(is_foreign(n) for n in AGENT_NAMES)
+    assert is_foreign("py:a.py:make") and is_foreign("cmd:./bot") and not any(is_foreign(n) for n in AGENT_NAMES)
 
 
-def test_a_py_agent_is_built_from_a_file_behind_the_guard(tmp_path):
+def test_a_py_agent_is_built_from_a_file_behind_the_referee(tmp_path):
     (tmp_path / "mine.py").write_text(RANDOM_FILE)
     agent = make_agent(f"py:{tmp_path / 'mine.py'}:make", seed=3)
-    assert isinstance(agent, GuardedAgent) and agent.name == f"py:{tmp_path / 'mine.py'}:make"
+    assert isinstance(agent, ForeignAgent) and agent.name == f"py:{tmp_path / 'mine.py'}:make"
     masks = np.zeros((2, NUM_ACTIONS), dtype=bool)
     masks[0, 7] = masks[1, 9] = True
     assert list(agent.act(np.zeros((2, OBS_SIZE), np.float32), masks)) == [7, 9]
+
+
+def test_the_shipped_agents_of_the_tables_need_the_rules_they_play():
+    for name in ("ppo", "tuned", "scratch"):
+        with pytest.raises(ValueError, match=f"agent '{name}' is the shipped agent of the table it plays: say which"):
+            make_agent(name)
+    classic = Rules.preset("classic")
+    saved = make_agent(f"ppo:{shipped_model(classic)}")  # a file says its own table
+    assert saved.rules == classic and saved.name == f"ppo:{shipped_model(classic)}"
+    assert make_agent(f"tuned:{shipped_model(classic, 'tuned')}").rules == classic
 
 
 def test_the_shipped_ppo_supports_its_own_tables_and_a_saved_one_only_its_own():

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from foreign_agents import trap_agent
 
-from agents.evaluation.benchmark import OPPONENTS, SEED, stored_anchors
+from agents.evaluation.benchmark import OPPONENTS, PROTOCOL, SEED, stored_anchors
 from handfoot_env.rules import Rules
 from handfoot_lab.cli import main
 
@@ -49,12 +49,12 @@ def benchmark(tmp_path: Path, capsys, *args: str) -> tuple[int, dict, str, str]:
 
 def test_a_random_agent_in_a_user_file_enters_benchmark_and_eval_unchanged(tmp_path, capsys):
     status, report, table, _ = benchmark(tmp_path, capsys, RANDOM_AGENT, "--tables", "classic:2", "--pairs", "3")
-    assert status == 0 and report["protocol"] == 1 and not report["standard"] and report["faults"] == []
+    assert status == 0 and report["protocol"] == PROTOCOL and not report["standard"] and report["faults"] == []
     entry = report["tables"][0]["entries"][RANDOM_AGENT]
     assert list(entry["results"]) == list(OPPONENTS)
     assert all(r["games"] == 6 for r in entry["results"].values())
     assert entry["results"]["greedy"]["win_rate"] == 0.0  # random loses every game to greedy
-    assert f"| `{RANDOM_AGENT}` |" in table and "Not the standard protocol" in table
+    assert f"| `{RANDOM_AGENT}` (my-random) |" in table and "Not the standard protocol" in table
     faults = ["--faults", str(tmp_path / "faults")]  # a slow decision's record goes there, not into the checkout
     assert (
         main(["eval", "--team", RANDOM_AGENT, "--vs", "random", "--pairs", "3", "--json", "--no-progress", *faults])
@@ -94,7 +94,7 @@ def test_the_opponents_round_robin_anchors_the_ratings_a_clone_of_greedy_rates_a
     assert not house["entries"][clone]["plays"] and "does not play this table" in table
 
 
-def test_a_fault_stops_the_benchmark_or_lets_it_go_on(tmp_path, capsys):
+def test_a_fault_stops_the_benchmark_or_forfeits_its_game(tmp_path, capsys):
     name, _ = trap_agent(tmp_path, Rules.preset("classic"), seed=SEED, step=137)
     status, report, table, err = benchmark(tmp_path / "stop", capsys, name, "--tables", "classic:2", "--pairs", "1")
     results = report["tables"][0]["entries"][name]["results"]
@@ -103,13 +103,14 @@ def test_a_fault_stops_the_benchmark_or_lets_it_go_on(tmp_path, capsys):
     assert (results["greedy"]["seed"], results["greedy"]["step"]) == (SEED, 137)
     assert results["heuristic"] is None and "--keep-going" in err
     assert Path(report["faults"][0]["record"]).exists() and "fault (illegal, seed 90000000, step 137)" in table
-    status, report, _, _ = benchmark(
+    status, report, table, _ = benchmark(
         tmp_path / "on", capsys, name, "--tables", "classic:2", "--pairs", "1", "--keep-going"
     )
     results = report["tables"][0]["entries"][name]["results"]
-    assert status == 1 and not report["stopped"] and len(report["faults"]) == 1
+    assert status == 1 and not report["stopped"] and len(report["faults"]) == 1 and report["faults"][0]["forfeit"]
+    assert results["greedy"]["games"] == 2 and results["greedy"]["forfeits"] == 1  # the broken game: lost
     assert results["heuristic"]["games"] == 2 and results["ppo"]["games"] == 2
-    assert report["tables"][0]["entries"][name]["rating"] is None  # an incomplete record has no rating
+    assert report["tables"][0]["entries"][name]["rating"] is not None and ", 1 forfeited" in table
 
 
 def test_the_docs_leaderboard_is_the_benchmark_of_the_shipped_agents():

@@ -3,8 +3,11 @@ and the Ray specs learn from it which file travels with a name."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
+import yaml
 
 from agents import AGENT_NAMES, ForeignAgent, agent_model_file, check_agent_name, is_foreign, make_agent
 from agents.trained import SCRATCH_MODEL, PPOAgent, scratch_tables, shipped_model, shipped_scratch
@@ -13,6 +16,7 @@ from handfoot_env.baselines import BASELINE_NAMES, make_baseline
 from handfoot_env.observation import OBS_SIZE
 from handfoot_env.rules import Rules
 
+ROOT = Path(__file__).resolve().parents[2]
 RANDOM_FILE = """
 import numpy as np
 
@@ -127,10 +131,16 @@ def test_scratch_is_the_model_learned_from_scratch_for_exactly_the_table_played(
     for path, trained_on in scratch_tables():
         assert shipped_scratch(trained_on) == path
         assert make_agent("scratch", rules=trained_on).supports(trained_on)
+    family = Rules.preset("partnership", wild_books=True, permission_to_go_out=True, take_with_natural_and_wild=True)
+    assert shipped_scratch(family).name == "scratch_family.pt"
+    assert shipped_scratch(Rules.preset("house", num_players=4)).name == "scratch_house.pt"
     # a table none was trained for, even one setting away: one line naming the command that trains one
     family_like = Rules.preset("partnership", num_players=6, wild_books=True)
     with pytest.raises(ValueError, match="no shipped scratch agent for this table") as refused:
         make_agent("scratch", rules=family_like)
     message = str(refused.value)
     assert "\n" not in message and "--set rules.num_players=6 --set rules.wild_books=true" in message
+    # the file it names is where that command writes its model
+    recipe = yaml.safe_load((ROOT / "configs" / "scratch.yaml").read_text())
+    assert f"scratch:{recipe['run_dir']}/{recipe['name']}/model.pt" in message
     assert make_agent(f"scratch:{SCRATCH_MODEL}", rules=partnership).name == f"scratch:{SCRATCH_MODEL}"

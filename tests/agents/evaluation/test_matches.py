@@ -131,27 +131,32 @@ def test_the_draw_rule_and_the_score_difference_on_hand_made_totals():
 
 def test_a_match_result_from_hand_made_games():
     """Three duplicate sets of two games: outcomes 1 0 | 0.5 0.5 | 1 1, score differences
-    100 -100 | 0 0 | 300 500.  Per set: 0.5, 0.5, 1 (mean 2/3, sample spread 0.2887) and 0, 0,
-    400 (mean 133.3, spread 230.9); the intervals are mean +- 1.96 spread / sqrt(3)."""
+    100 -100 | 0 0 | 300 500.  The win rate's interval is Wilson's on the games (4 points in 6,
+    z = 1.96: centre (p + z^2/2n) / (1 + z^2/n) = 0.60161, half-width
+    z sqrt(p(1-p)/n + z^2/4n^2) / (1 + z^2/n) = 0.30162), so it never collapses at 0% or 100%.
+    The score difference's is over the sets (per set 0, 0, 400: mean 133.3, sample spread 230.9,
+    mean +- 1.96 spread / sqrt(3))."""
     rules = Rules.preset("classic")
     games = np.array([[1, 100, 10], [0, -100, 20], [0.5, 0, 30], [0.5, 0, 40], [1, 300, 50], [1, 500, 60]])
     result = match_result(rules, "a", "b", 3, games, seconds=2.0)
     assert (result.games, result.wins, result.draws, result.losses) == (6, 3, 2, 1)
     assert result.win_rate == pytest.approx(4 / 6)
-    assert result.ci95 == pytest.approx([0.34, 0.99333], abs=1e-4)
+    assert result.ci95 == pytest.approx([0.29999, 0.90323], abs=1e-4)
     assert result.score_diff == pytest.approx(800 / 6)
     assert result.score_diff_ci95 == pytest.approx([133.333 - 261.333, 133.333 + 261.333], abs=1e-2)
     assert result.mean_actions == 35 and result.steps_per_sec == 105
-    # a rate's interval stays within 0 and 1: per set 1, 1, 0.5 gives 0.8333 +- 0.3267
+    # 5 points in 6 games; a perfect record's interval stays below 1 at its low end
     sure = np.array([[1, 0, 1], [1, 0, 1], [1, 0, 1], [1, 0, 1], [1, 0, 1], [0, 0, 1]], dtype=float)
-    assert match_result(rules, "a", "b", 3, sure, 1.0).ci95 == pytest.approx([0.50670, 1.0], abs=1e-4)
-    # three sides: sets of three games
+    assert match_result(rules, "a", "b", 3, sure, 1.0).ci95 == pytest.approx([0.43649, 0.96995], abs=1e-4)
+    perfect = np.array([[1, 0, 1]] * 6, dtype=float)
+    assert match_result(rules, "a", "b", 3, perfect, 1.0).ci95 == pytest.approx([0.60966, 1.0], abs=1e-4)
+    # three sides: sets of three games, 3.5 points in 6
     three = Rules.preset("classic", num_players=3)
     games3 = np.array([[1, 0, 1], [0, 0, 1], [0, 0, 1], [1, 0, 1], [1, 0, 1], [0.5, 0, 1]], dtype=float)
-    # per set 1/3 and 5/6: mean 7/12, spread 0.3536, half-width 1.96 * 0.3536 / sqrt(2) = 0.49
-    assert match_result(three, "a", "b", 2, games3, 1.0).ci95 == pytest.approx([7 / 12 - 0.49, 1.0], abs=1e-4)
+    assert match_result(three, "a", "b", 2, games3, 1.0).ci95 == pytest.approx([0.24107, 0.86054], abs=1e-4)
 
 
-def test_one_duplicate_set_has_no_spread():
+def test_one_duplicate_set_has_no_spread_in_its_score_but_its_rate_has_an_interval():
     result = match_result(Rules.preset("classic"), "a", "b", 1, np.array([[1, 50, 1], [0.5, 30, 1]], dtype=float), 1)
-    assert result.ci95 == [0.75, 0.75] and result.score_diff_ci95 == [40.0, 40.0]
+    assert result.score_diff_ci95 == [40.0, 40.0]
+    assert result.ci95 == pytest.approx([0.19786, 0.97332], abs=1e-4)  # Wilson: 1.5 points in 2 games

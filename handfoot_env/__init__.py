@@ -11,7 +11,7 @@ moved.install()  # 0.4's module paths still import, with a warning naming the ne
 
 # What each version changed: CHANGELOG.md.  The benchmark's stored anchors name the version they
 # were made with (agents/models/leaderboard.json: scripts/leaderboard.py regenerates them).
-__version__ = "0.4.0"  # 0.5.0 with the leaderboard regenerated (its anchors name the version)
+__version__ = "0.5.0"
 __all__ = ["GYMNASIUM_ID", "Rules", "__version__", "env", "raw_env"]
 
 # gymnasium.make(GYMNASIUM_ID, preset="partnership", opponent="heuristic"): one game;

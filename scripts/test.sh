@@ -24,7 +24,7 @@ fi
 echo "tests: compiling the kernels (about a minute, once per change of their source)"
 .venv/bin/handfoot warmup
 
-# Lint and types: ruff on everything, mypy on handfoot_env, agents and train (pyproject.toml's [tool.mypy]).
+# Lint and types: ruff on everything, mypy on handfoot_env, agents, train and handfoot_lab (pyproject.toml's [tool.mypy]).
 echo "tests: ruff (lint, format) and mypy"
 .venv/bin/ruff check --quiet .
 .venv/bin/ruff format --check --quiet .

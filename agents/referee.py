@@ -230,6 +230,7 @@ class ForeignAgent:
         self._seed: int | None = None  # the last seed given, given again to a restarted process
         self._lock = threading.RLock()  # one exchange at a time (a web server may call from threads)
         self._warm: AgentProcess | None = None  # the process whose first decision has been made
+        self._was_slow = False  # stopped as slow once: no more start time for a first decision
 
     # ------------------------------------------------------------------ the agent protocol
     def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -288,6 +289,7 @@ class ForeignAgent:
         or an answer that is not a JSON object is an :class:`AgentFault` (about ``row``)."""
         line = process.answer(seconds)
         if line is None:
+            self._was_slow = True
             raise AgentFault(self.name, "slow", f"did not answer within {seconds:g} s {what} (stopped)", row)
         if not line:
             raise AgentFault(self.name, "exited", f"ended {what} ({process.exit_status()})", row)
@@ -334,11 +336,14 @@ class ForeignAgent:
         return f"on {rows} decision(s) at once" if rows > 1 else "on a decision"
 
     def _clock(self, process: AgentProcess) -> float:
-        """The time for the next decision: the start's for a process's first, then ``decision_seconds``."""
+        """The time for the next decision: the start's for a process's first (an agent may load
+        lazily), then ``decision_seconds``; once the agent has been stopped as slow, every
+        decision of its later processes has ``decision_seconds`` (an agent always too slow is
+        caught at each call, not at every other)."""
         if self._warm is process:
             return self.decision_seconds
         self._warm = process
-        return START_SECONDS
+        return self.decision_seconds if self._was_slow else START_SECONDS
 
 
 def _text(value: Any) -> str | None:
@@ -416,6 +421,7 @@ class CommandAgent(ForeignAgent):
         rules: Rules | None = None,
         decision_seconds: float = DEFAULT_DECISION_SECONDS,
     ):
+        self._told: float | None = None  # the limit the running program was told at its start
         super().__init__(f"cmd:{command}", decision_seconds)
         self.argv = split_command(command)
         self.rules, self.start_seed, self.plays = rules, seed, True
@@ -437,6 +443,7 @@ class CommandAgent(ForeignAgent):
             "num_actions": NUM_ACTIONS,
             "decision_seconds": self.decision_seconds,
         }
+        self._told = self.decision_seconds
         answer = self._started(process, _line(hello))
         self.label = _text(answer.get("name"))
         self.plays = answer.get("plays") is not False
@@ -449,6 +456,8 @@ class CommandAgent(ForeignAgent):
         return self.plays
 
     def _decide(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        if self._told is not None and self._told != self.decision_seconds:
+            self.close()  # it was told another limit at its start: it starts again, told this one
         process = self._running()
         process.send(
             b"".join(

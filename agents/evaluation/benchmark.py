@@ -127,10 +127,12 @@ def _file_of(name: str) -> Path | None:
     if kind.name == "py" and argument is not None:
         target = split_reference(argument)[0]
         return Path(target) if target.endswith(".py") else None
-    if kind.name == "cmd" and argument is not None:  # the program, or the script it runs
+    if kind.name == "cmd" and argument is not None:  # the script the program runs, else the program
         from agents.referee import split_command
 
-        return next((Path(word) for word in split_command(argument) if Path(word).is_file()), None)
+        words = split_command(argument)
+        files = [Path(word) for word in words[1:] if Path(word).is_file()]  # python3 bot.py: bot.py
+        return files[0] if files else (Path(words[0]) if words and Path(words[0]).is_file() else None)
     return None if kind.model_file is None or argument is None else agent_model_file(name, None)
 
 

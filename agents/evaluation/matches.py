@@ -180,13 +180,15 @@ def play_games(
     histories: list[list[int]] | None = None,
     on_games_over=None,
     forfeits: dict[int, MatchFault] | None = None,
+    most_forfeits: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play one game per seed, ``team`` on ``team_side[i]`` and ``vs`` on every other side;
     ``on_games_over(n)`` hears as soon as ``n`` more games have ended; ``histories`` (one
     list per seed), when given, receive each game's actions (kept anyway when an agent is
     foreign, for the record of a fault: a :class:`MatchFault`).  ``forfeits``, when given,
     receives a foreign agent's faults by game instead of their stopping the games: the game
-    is left where it was, and the others go on.
+    is left where it was, and the others go on; one more than ``most_forfeits`` (when given)
+    raises that fault, at once, as the match's.
 
     Returns (final totals ``[G, owners]``, actions per game ``[G]``)."""
     if histories is None and (isinstance(team, ForeignAgent) or isinstance(vs, ForeignAgent)):
@@ -233,7 +235,7 @@ def play_games(
                 getattr(vs, "name", "vs"),
                 by_team=index == 0,
             )
-            if forfeits is None:
+            if forfeits is None or (most_forfeits is not None and len(forfeits) >= most_forfeits):
                 raise broken from None
             forfeits[game] = broken
             playing[game] = False
@@ -292,6 +294,7 @@ def play_chunk(
     histories: list[list[int]] | None = None,
     on_games_over=None,
     forfeits: dict[int, MatchFault] | None = None,
+    most_forfeits: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Play a chunk's games; returns (``[games, 3]``: the team's outcome (1 / 0.5 / 0), its
     score difference and the actions taken; final totals ``[games, owners]``).  A game in
@@ -300,16 +303,31 @@ def play_chunk(
     games that had ended (NaN outcome for the others)."""
     for role, agent in enumerate((team, vs)):
         if hasattr(agent, "seed"):  # agents that sample draw the same numbers wherever the chunk runs
-            agent.seed(int(np.random.SeedSequence([chunk.agent_seed, role]).generate_state(1)[0]))
+            try:
+                agent.seed(int(np.random.SeedSequence([chunk.agent_seed, role]).generate_state(1)[0]))
+            except AgentFault as fault:  # before any game: no game to forfeit, the match is the fault
+                raise MatchFault(
+                    fault,
+                    rules.to_dict(),
+                    int(chunk.seeds[0]),
+                    0,
+                    int(chunk.sides[0]),
+                    [],
+                    getattr(team, "name", "team"),
+                    getattr(vs, "name", "vs"),
+                    by_team=role == 0,
+                ) from None
     interrupted = False
     try:
-        totals, taken = play_games(rules, chunk.seeds, chunk.sides, team, vs, histories, on_games_over, forfeits)
+        totals, taken = play_games(
+            rules, chunk.seeds, chunk.sides, team, vs, histories, on_games_over, forfeits, most_forfeits
+        )
         ended = np.ones(len(chunk.seeds), dtype=bool)
     except _GamesInterrupted as stop:
         totals, taken, ended, interrupted = stop.totals, stop.taken, stop.finished, True
     out = np.stack([*team_outcomes(totals, chunk.sides), np.asarray(taken, dtype=np.float64)], axis=1)
-    for game, fault in (forfeits or {}).items():
-        out[game, :2] = (0.0 if fault.by_team else 1.0, np.nan)
+    for game, forfeited in (forfeits or {}).items():
+        out[game, :2] = (0.0 if forfeited.by_team else 1.0, np.nan)
         ended[game] = True
     if interrupted:
         out[~ended, 0] = np.nan
@@ -373,11 +391,19 @@ def play_match(
             forfeits: dict[int, MatchFault] | None = {} if keep_going else None
             try:
                 part, totals = play_chunk(
-                    rules, chunk, team, vs, histories, bar.update if bar is not None else None, forfeits
+                    rules,
+                    chunk,
+                    team,
+                    vs,
+                    histories,
+                    bar.update if bar is not None else None,
+                    forfeits,
+                    most_forfeits - len(tally.forfeited),
                 )
             except MatchFault as fault:
-                if faults is not None:
-                    fault.save_record(faults)
+                if faults is not None:  # the fault, and the games this chunk forfeited before it
+                    for broken in [*(forfeits or {}).values(), fault]:
+                        broken.save_record(faults)
                 raise
             except _ChunkInterrupted as stop:
                 tally.add(stop.rows, partial=True)
@@ -410,7 +436,8 @@ def play_match(
 
 def most_forfeits_of(games: int) -> int:
     """The most games of a match of ``games`` that an agent may forfeit before the match ends
-    as a fault, unmeasured: a tenth of them (at least 10).  A broken agent costs no more time."""
+    as a fault, unmeasured: a tenth of them (at least 10).  A broken agent costs no more time:
+    a local match stops at the fault past the limit (on Ray, the chunk that holds it ends first)."""
     return max(games // 10, 10)
 
 

@@ -75,7 +75,7 @@ def check_illegal_action(mode: str) -> str:
 
 def resolve_agents(opponent: Any, rules: Rules, seed: int = 0) -> list:
     """Opponent agents from a baseline's name, an agent object, or a list of either.  Trained
-    agents come as objects: ``opponent=agents.make_agent("ppo")``."""
+    agents come as objects: ``opponent=agents.make_agent("ppo", rules=rules)``."""
     items = opponent if isinstance(opponent, (list, tuple)) else [opponent]
     out = []
     for i, item in enumerate(items):
@@ -84,7 +84,7 @@ def resolve_agents(opponent: Any, rules: Rules, seed: int = 0) -> list:
                 raise ValueError(
                     f"opponent {item!r}: by name the env seats the baselines "
                     f"({', '.join(BASELINE_NAMES)}); pass other agents as objects, "
-                    "e.g. agents.make_agent('ppo')"
+                    "e.g. agents.make_agent('ppo', rules=rules)"
                 )
             item = make_baseline(item, seed=seed + i, rules=rules)
         elif not hasattr(item, "act"):

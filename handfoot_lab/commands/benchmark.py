@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import signal
 import sys
 from pathlib import Path
@@ -61,8 +62,8 @@ def run(args: argparse.Namespace) -> int:
 
     require_positive(args, "pairs")
     seconds = DEFAULT_DECISION_SECONDS if args.decision_seconds is None else args.decision_seconds
-    if not seconds > 0:
-        raise ValueError(f"--decision-seconds must be a positive number of seconds, got {seconds}")
+    if not 0 < seconds < math.inf:  # sent to programs as JSON, which has no infinity
+        raise ValueError(f"--decision-seconds must be a positive, finite number of seconds, got {seconds}")
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out {out} is a file; give a folder")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -84,8 +85,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(
             f"--pairs {args.pairs:,} from --seed {args.seed:,}: the last deal's seed would pass {MAX_SEED:,}"
         )
-    if not args.decision_seconds > 0:
-        raise ValueError(f"--decision-seconds must be a positive number of seconds, got {args.decision_seconds}")
+    if not 0 < args.decision_seconds < math.inf:  # sent to programs as JSON, which has no infinity
+        raise ValueError(
+            f"--decision-seconds must be a positive, finite number of seconds, got {args.decision_seconds}"
+        )
     if args.chart:
         if not args.round_robin:
             raise ValueError("--chart draws the ratings of a round robin: add --round-robin")

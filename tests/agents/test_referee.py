@@ -83,6 +83,43 @@ def test_one_decision_over_the_limit_is_stopped_as_slow_and_the_agent_plays_on(t
     assert agent.act(OBS, MASKS).tolist() == [0, 0, 0, 0]  # a new process, started after the fault
 
 
+def test_an_agent_always_too_slow_is_stopped_at_every_call_once_stopped(tmp_path):
+    """A process's first decision has the start's time (an agent may load lazily); once the
+    agent has been stopped as slow, its next processes have no such grace."""
+    (tmp_path / "slowpoke.py").write_text(
+        "import time\nclass Slow:\n    def act(self, observations, masks):\n"
+        "        time.sleep(0.6)\n        return masks.argmax(axis=1)\n"
+    )
+    agent = make_agent(f"py:{tmp_path / 'slowpoke.py'}:Slow")
+    agent.decision_seconds = 0.2
+    assert agent.act(OBS, MASKS).tolist() == [0, 0, 0, 0]  # the first call: part of the start
+    for _ in range(3):  # every later call, each in a new process
+        with pytest.raises(AgentFault) as caught:
+            agent.act(OBS, MASKS)
+        assert caught.value.kind == "slow"
+
+
+def test_a_program_is_told_the_limit_it_plays_under(tmp_path):
+    """``decision_seconds`` set after the agent is built (as eval and benchmark set it) is the
+    one the program's start message names."""
+    (tmp_path / "told.py").write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    message = json.loads(line)\n"
+        "    if message['type'] == 'start':\n"
+        "        told = message['decision_seconds']\n"
+        "        print(json.dumps({'name': 'told'}), flush=True)\n"
+        "    elif message['type'] == 'act':\n"
+        "        print(json.dumps({'action': message['legal'][int(told == 5.0)]}), flush=True)\n"
+        "    else:\n"
+        "        print('{}', flush=True)\n"
+    )
+    agent = make_agent(f"cmd:{sys.executable} {tmp_path / 'told.py'}")
+    agent.decision_seconds = 5.0
+    assert agent.act(OBS[:2], MASKS[:2]).tolist() == [1, 1]  # the second legal action: told 5 s
+    agent.close()
+
+
 def test_a_batched_call_has_the_time_of_one_decision_and_max_batch_splits_it(tmp_path):
     (tmp_path / "steady.py").write_text(
         "import time\n"

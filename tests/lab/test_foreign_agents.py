@@ -125,6 +125,42 @@ def test_keep_going_forfeits_the_games_an_agent_breaks_and_rates_the_rest(tmp_pa
     assert " forfeited (lost by the side that broke them)" in capsys.readouterr().out
 
 
+def test_an_agent_that_breaks_every_game_ends_the_match_at_the_forfeit_limit(tmp_path):
+    """30 duplicate sets (60 games, one chunk): at most 10 forfeits, then the eleventh fault is
+    the match's, at once, not after the chunk's other games have been broken too."""
+    from agents.evaluation.matches import most_forfeits_of, play_match
+    from agents.foreign import MatchFault
+
+    rules = Rules.preset("classic", num_players=2)
+    broken = make_agent(flaky_agent(tmp_path, every=1))  # raises on every call
+    faults = tmp_path / "faults"
+    try:
+        play_match(rules, broken, make_agent("random"), 30, progress=False, faults=faults, keep_going=True)
+    except MatchFault:
+        pass
+    else:
+        raise AssertionError("a match every game of which the agent broke was measured")
+    finally:
+        broken.close()
+    assert most_forfeits_of(60) == 10 and len(list(faults.iterdir())) == 11
+
+
+def test_a_program_that_fails_at_its_seed_is_a_fault_of_the_match_and_the_benchmark_reports(tmp_path, capsys):
+    bot = tmp_path / "noseed.py"
+    bot.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    message = json.loads(line)\n"
+        "    if message['type'] == 'seed':\n"
+        "        sys.exit(0)\n"
+        "    print(json.dumps({'name': 'noseed'} if message['type'] == 'start' else {'action': message['legal'][0]}), flush=True)\n"
+    )
+    name = f"cmd:{sys.executable} {bot}"
+    status, report, _ = benchmark(tmp_path / "b", capsys, name, "--tables", "classic:2", "--pairs", "2", "--keep-going")
+    assert status == 1 and report["faults"] and all(f["record"] for f in report["faults"])
+    assert report["faults"][0]["kind"] == "exited" and "to its seed" in report["faults"][0]["message"]
+
+
 def read_lines(stream, lines: queue.Queue) -> None:
     for line in stream:
         lines.put(line)

@@ -135,3 +135,17 @@ def test_the_docs_leaderboard_is_the_benchmark_of_the_shipped_agents():
     assert script.splice("a\n" + script.START + "\nold\n" + script.END + "\nb", "new") == (
         "a\n" + script.START + "\nnew\n" + script.END + "\nb"
     )
+
+
+def test_a_command_agents_file_is_the_script_it_runs_else_the_program(tmp_path):
+    """The report's ``file_sha256`` names what the agent is: ``python3 bot.py``'s bot.py (not the
+    interpreter, wherever it lives), a compiled program itself."""
+    import sys
+
+    from agents.evaluation.benchmark import _file_of
+
+    bot = tmp_path / "bot.py"
+    bot.write_text("")
+    assert _file_of(f"cmd:{sys.executable} {bot}") == bot
+    assert _file_of(f"cmd:{sys.executable} -u {bot} --depth 3") == bot
+    assert _file_of(f"cmd:{sys.executable}") == Path(sys.executable)

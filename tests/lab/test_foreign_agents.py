@@ -104,24 +104,9 @@ def test_keep_going_forfeits_the_games_an_agent_breaks_and_rates_the_rest(tmp_pa
     assert forfeits >= 5 and len([f for f in report["faults"] if f.get("forfeit")]) == forfeits
     assert all(Path(f["record"]).exists() for f in report["faults"])
     assert entry["rating"] is not None and " forfeited" in table and "Forfeits (" in table
-    assert (
-        main(
-            [
-                "eval",
-                "--team",
-                name,
-                "--vs",
-                "random",
-                "--pairs",
-                "3",
-                "--keep-going",
-                "--no-progress",
-                "--faults",
-                str(tmp_path / "eval_faults"),
-            ]
-        )
-        == 1
-    )
+    faults = ["--faults", str(tmp_path / "eval_faults")]
+    args = ["eval", "--team", name, "--vs", "random", "--pairs", "3", "--keep-going", "--no-progress", *faults]
+    assert main(args) == 1
     assert " forfeited (lost by the side that broke them)" in capsys.readouterr().out
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from interop.setups import dqn_beside_random, masked_ppo
 
 from handfoot_env import Rules, handfoot_v0
 from handfoot_env.actions import NUM_ACTIONS
@@ -73,31 +74,16 @@ def test_a_maskable_ppo_model_from_the_docs_snippet(tmp_path, capsys, monkeypatc
 def test_a_tianshou_policy_through_the_example_adapter(tmp_path, capsys):
     pytest.importorskip("tianshou")
     import torch
-    from tianshou.algorithm import DQN, MARLRandomDiscreteMaskedOffPolicyAlgorithm, MultiAgentOffPolicyAlgorithm
     from tianshou.algorithm.algorithm_base import policy_within_training_step
-    from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
-    from tianshou.algorithm.optim import AdamOptimizerFactory
     from tianshou.data import Collector, CollectStats, VectorReplayBuffer
     from tianshou.env import DummyVectorEnv
     from tianshou.env.pettingzoo_env import PettingZooEnv
-    from tianshou.utils.net.common import Net
 
     def make():
         return PettingZooEnv(handfoot_v0.env(rules=Rules.preset("classic", num_deals=1)))
 
     env = make()
-    net = Net(
-        state_shape=env.observation_space["observation"].shape, action_shape=env.action_space.n, hidden_sizes=[32]
-    )
-    learner = DQN(
-        policy=DiscreteQLearningPolicy(model=net, action_space=env.action_space, eps_training=0.1),
-        optim=AdamOptimizerFactory(lr=1e-3),
-        n_step_return_horizon=1,
-        gamma=0.99,
-        target_update_freq=50,
-    )
-    other = MARLRandomDiscreteMaskedOffPolicyAlgorithm(action_space=env.action_space)
-    algorithm = MultiAgentOffPolicyAlgorithm(algorithms=[learner, other], env=env)
+    learner, algorithm = dqn_beside_random(env, 2)
     envs = DummyVectorEnv([make, make])
     envs.seed(0)
     collector = Collector[CollectStats](algorithm, envs, VectorReplayBuffer(20_000, len(envs)), exploration_noise=True)
@@ -172,27 +158,14 @@ def test_a_torchrl_policy_module_through_the_example_adapter(tmp_path, capsys):
 def test_an_rllib_checkpoint_through_the_example_adapter(tmp_path, capsys):
     ray = pytest.importorskip("ray")
     import torch
-    from ray.rllib.algorithms.ppo import PPOConfig
-    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.tune.registry import register_env
 
-    from handfoot_env.envs.rllib import MaskedPPOTorchRLModule, rllib_env
+    from handfoot_env.envs.rllib import rllib_env
 
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
     try:
         register_env("handfoot", rllib_env)
-        config = (
-            PPOConfig()
-            .environment("handfoot", env_config={"preset": "classic", "num_players": 2})
-            .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent, *args, **kwargs: "shared")
-            .rl_module(
-                rl_module_spec=RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config={"fcnet_hiddens": [32]})
-            )
-            .env_runners(num_env_runners=0)
-            .training(train_batch_size_per_learner=400, minibatch_size=100, num_epochs=1)
-            .debugging(seed=0)
-        )
-        algorithm = config.build_algo()
+        algorithm = masked_ppo("classic", 2).build_algo()
         try:
             algorithm.train()
             checkpoint = algorithm.save_to_path(str(tmp_path / "checkpoint"))

@@ -7,12 +7,11 @@ import numpy as np
 import pytest
 
 ray = pytest.importorskip("ray")
+from interop.setups import masked_ppo
 from interop.tables import TABLES
-from ray.rllib.algorithms.ppo import PPOConfig
-from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.tune.registry import register_env
 
-from handfoot_env.envs.rllib import MaskedPPOTorchRLModule, rllib_env
+from handfoot_env.envs.rllib import rllib_env
 
 
 @pytest.fixture(scope="module")
@@ -25,18 +24,7 @@ def local_ray():
 
 @pytest.mark.parametrize("preset,players", TABLES)
 def test_rllib_ppo_trains_an_iteration_with_masks(local_ray, preset, players):
-    config = (
-        PPOConfig()
-        .environment("handfoot", env_config={"preset": preset, "num_players": players})
-        .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent, *args, **kwargs: "shared")
-        .rl_module(
-            rl_module_spec=RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config={"fcnet_hiddens": [32]})
-        )
-        .env_runners(num_env_runners=0)
-        .training(train_batch_size_per_learner=400, minibatch_size=100, num_epochs=1)
-        .debugging(seed=0)
-    )
-    algorithm = config.build_algo()
+    algorithm = masked_ppo(preset, players).build_algo()
     try:
         trainable = [name for name, p in algorithm.get_module("shared").named_parameters() if p.requires_grad]
         before = algorithm.learner_group.get_weights()["shared"]

@@ -20,6 +20,11 @@ RULES = Rules.preset("classic", num_players=2, num_deals=2)
 STEPS, ENVS = 12, 5
 
 
+def small_config(*settings: str):
+    """A test-sized config on ``RULES`` (classic for 2, two deals; a 16-unit network)."""
+    return load_config(None, ["preset=classic", "rules={num_players: 2, num_deals: 2}", "network.arch=[16]", *settings])
+
+
 def ends_in_the_middle(seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Rewards, values, game ends and deal ends ``[STEPS, ENVS]``: every game ends where a deal
     does, some deals end without the game; one column never ends, one ends at its last step."""
@@ -87,9 +92,7 @@ def test_gae_equals_its_definition_with_games_and_deals_ending_mid_rollout(gamma
 def test_ppo_cuts_its_advantages_at_game_ends_only_and_bootstraps_from_the_critic():
     """The update's targets: GAE over the rollout's game ends (not its deal ends), the value
     after the last step read by the critic from ``last_x``."""
-    config = load_config(
-        None, ["preset=classic", "rules={num_players: 2, num_deals: 2}", "network.arch=[16]", "ppo.gamma=0.9"]
-    )
+    config = small_config("ppo.gamma=0.9")
     policy = make_policy(config, RULES)
     rewards, values, game_ends, deal_ends = ends_in_the_middle(1)
     rng = np.random.default_rng(1)
@@ -124,17 +127,7 @@ def test_monte_carlo_returns_equal_their_definition_to_each_horizon(gamma):
 def test_dmc_learns_each_decision_with_the_return_to_the_end_of_its_horizon(horizon):
     """Over two rollouts, every decision whose horizon closed is learned once, with its return
     (``deal``: to the deal's end; ``game``: to the game's end, through its deal ends)."""
-    config = load_config(
-        None,
-        [
-            "preset=classic",
-            "rules={num_players: 2, num_deals: 2}",
-            "network.arch=[16]",
-            "algorithm=dmc",
-            "dmc.gamma=0.9",
-            f"dmc.horizon={horizon}",
-        ],
-    )
+    config = small_config("algorithm=dmc", "dmc.gamma=0.9", f"dmc.horizon={horizon}")
     policy = make_policy(config, RULES)
     dmc = DMC(config, policy)
     rewards, _, game_ends, deal_ends = ends_in_the_middle(3)
@@ -165,17 +158,7 @@ def test_dmc_learns_each_decision_with_the_return_to_the_end_of_its_horizon(hori
 
 
 def test_dmc_moves_each_chosen_q_value_towards_its_return():
-    config = load_config(
-        None,
-        [
-            "preset=classic",
-            "rules={num_players: 2, num_deals: 2}",
-            "network.arch=[16]",
-            "algorithm=dmc",
-            "dmc.learning_rate=0.01",
-            "dmc.horizon=game",
-        ],
-    )
+    config = small_config("algorithm=dmc", "dmc.learning_rate=0.01", "dmc.horizon=game")
     torch.manual_seed(0)
     policy = make_policy(config, RULES)
     dmc = DMC(config, policy)

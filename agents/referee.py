@@ -421,11 +421,20 @@ class CommandAgent(ForeignAgent):
         rules: Rules | None = None,
         decision_seconds: float = DEFAULT_DECISION_SECONDS,
     ):
-        self._told: float | None = None  # the limit the running program was told at its start
         super().__init__(f"cmd:{command}", decision_seconds)
         self.argv = split_command(command)
         self.rules, self.start_seed, self.plays = rules, seed, True
         self._running()  # now: a program that cannot start is one line before any game
+
+    @property
+    def decision_seconds(self) -> float:
+        return self._decision_seconds
+
+    @decision_seconds.setter
+    def decision_seconds(self, seconds: float) -> None:
+        if getattr(self, "_decision_seconds", seconds) != seconds:
+            self.close()  # the program was told its limit at its start: it starts again, told this one
+        self._decision_seconds = seconds
 
     def _start(self) -> AgentProcess:
         try:
@@ -443,7 +452,6 @@ class CommandAgent(ForeignAgent):
             "num_actions": NUM_ACTIONS,
             "decision_seconds": self.decision_seconds,
         }
-        self._told = self.decision_seconds
         answer = self._started(process, _line(hello))
         self.label = _text(answer.get("name"))
         self.plays = answer.get("plays") is not False
@@ -456,8 +464,6 @@ class CommandAgent(ForeignAgent):
         return self.plays
 
     def _decide(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        if self._told is not None and self._told != self.decision_seconds:
-            self.close()  # it was told another limit at its start: it starts again, told this one
         process = self._running()
         process.send(
             b"".join(

@@ -120,6 +120,8 @@ def round_robin(
 
 
 def crosstable_markdown(table: dict) -> str:
+    """The round robin's crosstable in Markdown (row agent's share of points against each column),
+    best rated first, and the forfeited games under it."""
     names = table["names"]
     wins = np.asarray(table["wins"])
     ratings = table["ratings"]
@@ -131,6 +133,10 @@ def crosstable_markdown(table: dict) -> str:
             games = wins[k, j] + wins[j, k]
             cells.append("-" if j == k or games == 0 else f"{wins[k, j] / games:.1%}")
         lines.append(f"| {name} | {ratings[name]:.0f} | " + " | ".join(cells) + " |")
+    forfeited = [r for r in table["results"] if r.get("forfeits")]
+    if forfeited:  # counted above as losses of the side that broke them: say so beside the table
+        lines += ["", "Forfeited games (each lost by the side whose agent broke it; counted above):"]
+        lines += [f"- {r['team']} vs {r['vs']}: {r['forfeits']} of {r['games']}" for r in forfeited]
     return "\n".join(lines)
 
 

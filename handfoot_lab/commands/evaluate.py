@@ -206,7 +206,7 @@ def _play(args: argparse.Namespace, rules, cluster) -> int:
         if args.chart:
             ratings_chart(table, args.chart)
             print(f"chart saved to {args.chart}", file=sys.stderr)
-        return 0
+        return 1 if any(r.get("forfeits") for r in table["results"]) else 0  # as a single match
     team = build(args.team, args.seed, rules, args.decision_seconds)
     vs = build(args.vs, args.seed + 1, rules, args.decision_seconds)
     if args.records:

@@ -108,6 +108,11 @@ def test_keep_going_forfeits_the_games_an_agent_breaks_and_rates_the_rest(tmp_pa
     args = ["eval", "--team", name, "--vs", "random", "--pairs", "3", "--keep-going", "--no-progress", *faults]
     assert main(args) == 1
     assert " forfeited (lost by the side that broke them)" in capsys.readouterr().out
+    same = name.split(",")[0]  # the same agent, named without the commas --round-robin splits on
+    args = ["eval", "--round-robin", f"{same},random", "--pairs", "3", "--keep-going", "--no-progress", *faults]
+    assert main(args) == 1  # a round robin with forfeits says so, as a single match does
+    crosstable = capsys.readouterr().out
+    assert "Forfeited games" in crosstable and f"- {same} vs random: " in crosstable, crosstable
 
 
 def test_an_agent_that_breaks_every_game_ends_the_match_at_the_forfeit_limit(tmp_path):

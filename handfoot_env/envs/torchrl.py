@@ -53,6 +53,7 @@ from torchrl.envs import EnvBase
 from torchrl.envs.utils import MarlGroupMapType, check_marl_grouping
 
 from handfoot_env import actions as A
+from handfoot_env.cards import check_seed
 from handfoot_env.observation import OBS_HIGH, OBS_LOW, OBS_SIZE
 from handfoot_env.rules import Rules, rules_or_preset
 from handfoot_env.seating.learner import LearnerGames, resolve_agents
@@ -77,13 +78,14 @@ class HandFootTorchRLEnv(EnvBase):
         reward_mode: str = "deal",
         group_map: MarlGroupMapType | dict[str, list[str]] | None = None,
         observe: str = "all",
-        seed: int = 0,
+        seed: int | None = 0,
         device: torch.device | str | None = "cpu",
         opponent: Any = None,
         learner_side: int | None = None,
     ):
         num_envs = games_stepped_together(num_envs)
         rules = rules_or_preset(rules, preset, num_players)
+        seed = 0 if seed is None else check_seed(seed)  # None: the engine's own start, 0
         if observe not in OBSERVE_MODES:
             raise ValueError(f"observe must be one of {', '.join(OBSERVE_MODES)}, got {observe!r}")
         super().__init__(batch_size=torch.Size([num_envs]), device=device)

@@ -301,6 +301,16 @@ def test_built_in_opponents_are_seeded_by_set_seed():
     assert not torch.equal(rollout(first, 2)["side_0", "observation"], rollout(first, 3)["side_0", "observation"])
 
 
+def test_no_seed_is_the_engines_own_start_with_or_without_an_opponent():
+    """``seed=None`` starts where the vector engine starts unseeded (seed 0), opponent and all."""
+    for opponent in (None, "random"):
+        unseeded, seeded = (HandFootTorchRLEnv(num_envs=2, opponent=opponent, seed=s) for s in (None, 0))
+        torch.manual_seed(0)
+        first = unseeded.rollout(30)
+        torch.manual_seed(0)
+        assert (first == seeded.rollout(30)).all()
+
+
 @pytest.mark.parametrize("observe", ["all", "mover"])
 def test_built_in_opponents_through_restarts_are_torchrls_maybe_reset(observe):
     """With the opponent on the side that opens (the learner's side 1), games restart on the
@@ -365,6 +375,8 @@ def test_an_illegal_action_is_refused_in_words():
         ({"learner_side": 1}, "opponent="),
         ({"opponent": ["random", "greedy"]}, "one agent"),
         ({"opponent": "random", "group_map": {"them": ["player_1"]}}, "group_map"),
+        ({"opponent": "random", "seed": -1}, "seed"),
+        ({"seed": "0"}, "seed"),
     ],
 )
 def test_bad_arguments_are_one_clear_error(kwargs, words):

@@ -37,6 +37,19 @@ def the_checkout_is_left_as_it_was():
         pytest.fail(f"the tests left files in the checkout: {sorted(after - before)[:10]}")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def sb3_logs_in_a_temporary_folder(tmp_path_factory):
+    """SB3 makes a log folder at every ``learn`` (``/tmp/SB3-<time>`` unless ``SB3_LOGDIR``
+    names one): the tests' go under pytest's own temporary folder, not into /tmp."""
+    before = os.environ.get("SB3_LOGDIR")
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3_logs"))
+    yield
+    if before is None:
+        os.environ.pop("SB3_LOGDIR")
+    else:
+        os.environ["SB3_LOGDIR"] = before
+
+
 @pytest.fixture(autouse=True)
 def one_torch_thread():
     """Every test runs torch on one thread, as the trainer does (``threads: 1``): on a busy

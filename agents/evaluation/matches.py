@@ -405,13 +405,11 @@ def play_match(
                     for broken in [*(forfeits or {}).values(), fault]:
                         broken.save_record(faults)
                 raise
-            except _ChunkInterrupted as stop:
+            except _ChunkInterrupted as stop:  # the games it forfeited before Ctrl-C are kept too
+                _keep_forfeits(forfeits, faults, tally)
                 tally.add(stop.rows, partial=True)
                 raise
-            for broken in (forfeits or {}).values():
-                if faults is not None:
-                    broken.save_record(faults)
-                tally.forfeited.append(broken.describe())
+            _keep_forfeits(forfeits, faults, tally)
             if forfeits and len(tally.forfeited) > most_forfeits:
                 raise next(iter(forfeits.values()))  # too broken to measure: the match is a fault
             if histories is not None and records is not None:
@@ -432,6 +430,14 @@ def play_match(
         if bar is not None:
             bar.close()
     return tally.result(rules, team_name, vs_name, time.perf_counter() - start)
+
+
+def _keep_forfeits(forfeits: dict[int, MatchFault] | None, faults: str | Path | None, tally: Tally) -> None:
+    """A chunk's forfeited games: each record saved in ``faults`` (when given), each fault listed."""
+    for broken in (forfeits or {}).values():
+        if faults is not None:
+            broken.save_record(faults)
+        tally.forfeited.append(broken.describe())
 
 
 def most_forfeits_of(games: int) -> int:

@@ -160,3 +160,36 @@ def test_one_duplicate_set_has_no_spread_in_its_score_but_its_rate_has_an_interv
     result = match_result(Rules.preset("classic"), "a", "b", 1, np.array([[1, 50, 1], [0.5, 30, 1]], dtype=float), 1)
     assert result.score_diff_ci95 == [40.0, 40.0]
     assert result.ci95 == pytest.approx([0.19786, 0.97332], abs=1e-4)  # Wilson: 1.5 points in 2 games
+
+
+def test_ctrl_c_keeps_the_games_forfeited_before_it(tmp_path):
+    """With --keep-going, Ctrl-C in the middle of a chunk keeps what that chunk's forfeits left:
+    the broken game's record in the faults folder."""
+    from agents.evaluation.matches import MatchInterrupted
+    from agents.foreign import AgentFault
+
+    class BreaksThenInterrupted:
+        name = "breaks"
+
+        def __init__(self):
+            self.inner, self.calls = make_agent("greedy"), 0
+
+        def act(self, observations, masks):
+            self.calls += 1
+            if self.calls == 3:
+                fault = AgentFault(self.name, "raised", "raised RuntimeError: a bug", row=0)
+                fault.guard = self  # raised by the team's agent
+                raise fault
+            if self.calls == 40:
+                raise KeyboardInterrupt
+            return self.inner.act(observations, masks)
+
+    rules = Rules.preset("classic", num_players=2, num_deals=1)
+    faults = tmp_path / "faults"
+    with pytest.raises(MatchInterrupted) as stop:
+        play_match(
+            rules, BreaksThenInterrupted(), make_agent("random"), 4, progress=False, faults=faults, keep_going=True
+        )
+    assert stop.value.planned == 4
+    [record] = faults.glob("*.json")
+    assert record.name.startswith("fault_breaks_classic2_seed0_")  # the broken game, where it broke

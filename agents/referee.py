@@ -231,6 +231,7 @@ class ForeignAgent:
         self._lock = threading.RLock()  # one exchange at a time (a web server may call from threads)
         self._warm: AgentProcess | None = None  # the process whose first decision has been made
         self._was_slow = False  # stopped as slow once: no more start time for a first decision
+        self._has_started = False  # a process of this agent has started once
 
     # ------------------------------------------------------------------ the agent protocol
     def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -269,9 +270,18 @@ class ForeignAgent:
 
     # ------------------------------------------------------------------ the process
     def _running(self) -> AgentProcess:
-        """The agent's process, started (again, after a fault stopped it) if need be."""
+        """The agent's process, started (again, after a fault stopped it) if need be.  A start that
+        fails is a mistake in the agent's name the first time (one ``ValueError`` line) and the
+        agent's fault (``exited``) any later time: a match can forfeit the game it was for."""
         if self._process is None or not self._process.alive:
-            self._process = self._start()
+            try:
+                self._process = self._start()
+            except ValueError as error:
+                if not self._has_started:
+                    raise
+                self._process = None
+                raise AgentFault(self.name, "exited", f"did not start again ({error})") from None
+            self._has_started = True
             if self._seed is not None:
                 self._seeded(self._process, self._seed)
         return self._process

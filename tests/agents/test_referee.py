@@ -99,6 +99,34 @@ def test_an_agent_always_too_slow_is_stopped_at_every_call_once_stopped(tmp_path
         assert caught.value.kind == "slow"
 
 
+def test_an_agent_that_cannot_start_again_after_a_fault_is_the_agents_fault(tmp_path):
+    """A name that cannot be built is one line before any game; a process that dies and then
+    cannot be built again is the agent's fault (a match forfeits the game or ends with it)."""
+    (tmp_path / "once.py").write_text(
+        "import os, pathlib\n"
+        f"MARK = pathlib.Path({str(tmp_path / 'built')!r})\n"
+        "class DiesOnSecondCall:\n    calls = 0\n    def act(self, observations, masks):\n"
+        "        self.calls += 1\n        if self.calls == 2:\n            os._exit(3)\n"
+        "        return masks.argmax(axis=1)\n"
+        "def make():\n    if MARK.exists():\n        raise RuntimeError('built once only')\n"
+        "    MARK.touch()\n    return DiesOnSecondCall()\n"
+    )
+    agent = make_agent(f"py:{tmp_path / 'once.py'}:make")
+    assert agent.act(OBS, MASKS).tolist() == [0, 0, 0, 0]
+    with pytest.raises(AgentFault) as died:
+        agent.act(OBS, MASKS)
+    assert died.value.kind == "exited"
+    with pytest.raises(AgentFault) as again:
+        agent.act(OBS, MASKS)
+    assert (
+        again.value.kind == "exited"
+        and "did not start again" in str(again.value)
+        and "built once only" in str(again.value)
+    )
+    with pytest.raises(ValueError, match="built once only"):  # the same name, built afresh: a mistake in it
+        make_agent(f"py:{tmp_path / 'once.py'}:make")
+
+
 def test_a_program_is_told_the_limit_it_plays_under(tmp_path):
     """``decision_seconds`` set after the agent is built (as eval and benchmark set it) is the
     one the program's start message names."""

@@ -52,8 +52,8 @@ SHIPPED_RECIPES = {
 # before the run stops).
 MAY_DIFFER = {"name", "seed"}
 TABLE_RUN_MAY_DIFFER = MAY_DIFFER | {"preset", "rules", "time_limit_minutes"}
-# House's also its reward (by deal margins: the win-probability reward stalls there).
-HOUSE_RUN_MAY_DIFFER = TABLE_RUN_MAY_DIFFER | {"env"}
+# Partnership's was trained before the recipe's reward became deal margins (its reward: win_prob).
+PARTNERSHIP_RUN_MAY_DIFFER = MAY_DIFFER | {"env"}
 
 
 def test_every_shipped_model_has_a_recipe():
@@ -67,10 +67,14 @@ def test_a_shipped_models_config_is_its_recipe_and_matches_the_file(agent, recip
     beside = load_config(MODELS / f"{agent}.yaml")
     original = load_config(ROOT / "configs" / recipe).to_dict()
     differ = {key for key, value in beside.to_dict().items() if original[key] != value}
-    may_differ = {"scratch_family": TABLE_RUN_MAY_DIFFER, "scratch_house": HOUSE_RUN_MAY_DIFFER}.get(agent, MAY_DIFFER)
+    may_differ = {
+        "scratch_family": TABLE_RUN_MAY_DIFFER,
+        "scratch_house": TABLE_RUN_MAY_DIFFER,
+        "scratch_partnership": PARTNERSHIP_RUN_MAY_DIFFER,
+    }.get(agent, MAY_DIFFER)
     assert differ <= may_differ
-    if "env" in differ:
-        assert {**original["env"], "reward_mode": "deal"} == beside.to_dict()["env"]
+    if "env" in differ:  # only the reward
+        assert {**original["env"], "reward_mode": "win_prob"} == beside.to_dict()["env"]
     saved = torch.load(MODELS / f"{agent}.pt", map_location="cpu", weights_only=False)
     assert Rules.from_dict(saved["rules"]) == beside.make_rules()
     network = beside.network
@@ -110,11 +114,12 @@ def test_a_longer_schedule_is_its_base_recipe_with_more_steps(longer, base):
     assert long["total_timesteps"] > short["total_timesteps"]
 
 
-def test_the_annealed_scratch_recipe_is_scratch_fast_with_a_falling_step_size():
-    annealed = load_config(ROOT / "configs" / "scratch.yaml").to_dict()
+def test_the_scratch_recipe_is_scratch_fast_with_a_falling_step_size_and_deal_rewards():
+    recipe = load_config(ROOT / "configs" / "scratch.yaml").to_dict()
     fast = load_config(ROOT / "configs" / "experiments" / "scratch_fast.yaml").to_dict()
-    assert {key for key in fast if fast[key] != annealed[key]} == {"name", "total_timesteps", "ppo"}
-    assert annealed["ppo"] == dict(fast["ppo"], anneal_lr=True) and not fast["ppo"]["anneal_lr"]
+    assert {key for key in fast if fast[key] != recipe[key]} == {"name", "total_timesteps", "ppo", "env"}
+    assert recipe["ppo"] == dict(fast["ppo"], anneal_lr=True) and not fast["ppo"]["anneal_lr"]
+    assert recipe["env"] == dict(fast["env"], reward_mode="deal") and fast["env"]["reward_mode"] == "win_prob"
 
 
 def test_overrides():

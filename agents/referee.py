@@ -231,7 +231,8 @@ class ForeignAgent:
         self._lock = threading.RLock()  # one exchange at a time (a web server may call from threads)
         self._warm: AgentProcess | None = None  # the process whose first decision has been made
         self._was_slow = False  # stopped as slow once: no more start time for a first decision
-        self._has_started = False  # a process of this agent has started once
+        self._has_started = False  # a process of this agent has started since it was made or closed
+        self._cannot_start: str | None = None  # why a restart after a fault failed (then every call fails)
 
     # ------------------------------------------------------------------ the agent protocol
     def act(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -262,17 +263,20 @@ class ForeignAgent:
         return True
 
     def close(self) -> None:
-        """End the agent's process (a later call starts a new one)."""
+        """End the agent's process (a later call starts a new one, as if the agent were new)."""
         with self._lock:
             if self._process is not None:
                 self._process.close()
                 self._process = None
+            self._has_started, self._cannot_start = False, None
 
     # ------------------------------------------------------------------ the process
     def _running(self) -> AgentProcess:
         """The agent's process, started (again, after a fault stopped it) if need be.  A start that
         fails is a mistake in the agent's name the first time (one ``ValueError`` line) and the
         agent's fault (``exited``) any later time: a match can forfeit the game it was for."""
+        if self._cannot_start is not None:  # one failed restart is enough: no new process each call
+            raise AgentFault(self.name, "exited", self._cannot_start)
         if self._process is None or not self._process.alive:
             try:
                 self._process = self._start()
@@ -280,7 +284,8 @@ class ForeignAgent:
                 if not self._has_started:
                     raise
                 self._process = None
-                raise AgentFault(self.name, "exited", f"did not start again ({error})") from None
+                self._cannot_start = f"did not start again ({error})"
+                raise AgentFault(self.name, "exited", self._cannot_start) from None
             self._has_started = True
             if self._seed is not None:
                 self._seeded(self._process, self._seed)

@@ -30,4 +30,6 @@ echo "tests: ruff (lint, format) and mypy"
 .venv/bin/ruff format --check --quiet .
 .venv/bin/mypy
 
-.venv/bin/python -m pytest "$@"
+# On every core (at most 4; pytest-xdist), a test file per worker at a time, so that a module's
+# fixtures (the Ray instance) start once; a plain `pytest` runs in one process.
+.venv/bin/python -m pytest -n auto --maxprocesses 4 --dist loadfile "$@"

@@ -405,7 +405,9 @@ def play_match(
                     for broken in [*(forfeits or {}).values(), fault]:
                         broken.save_record(faults)
                 raise
-            except _ChunkInterrupted as stop:  # the games it forfeited before Ctrl-C are kept too
+            except _ChunkInterrupted as stop:
+                # The games it forfeited before Ctrl-C are kept too: each listed and its record
+                # saved, though the count, like every count, takes only whole duplicate sets.
                 _keep_forfeits(forfeits, faults, tally)
                 tally.add(stop.rows, partial=True)
                 raise

@@ -136,7 +136,10 @@ def crosstable_markdown(table: dict) -> str:
     forfeited = [r for r in table["results"] if r.get("forfeits")]
     if forfeited:  # counted above as losses of the side that broke them: say so beside the table
         lines += ["", "Forfeited games (each lost by the side whose agent broke it; counted above):"]
-        lines += [f"- {r['team']} vs {r['vs']}: {r['forfeits']} of {r['games']}" for r in forfeited]
+        for r in forfeited:
+            breakers = sorted({f["agent"] for f in r.get("forfeited", [])})
+            by = f", broken by {', '.join(breakers)}" if breakers else ""
+            lines.append(f"- {r['team']} vs {r['vs']}: {r['forfeits']} of {r['games']}{by}")
     return "\n".join(lines)
 
 

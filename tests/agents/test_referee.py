@@ -123,7 +123,14 @@ def test_an_agent_that_cannot_start_again_after_a_fault_is_the_agents_fault(tmp_
         and "did not start again" in str(again.value)
         and "built once only" in str(again.value)
     )
-    with pytest.raises(ValueError, match="built once only"):  # the same name, built afresh: a mistake in it
+    started = time.perf_counter()
+    with pytest.raises(AgentFault, match="did not start again"):  # at once: no new process each call
+        agent.seed(7)
+    assert time.perf_counter() - started < 0.2  # a new process takes longer than this to start
+    agent.close()  # closed, the agent starts as a new one: a failing start is a mistake in its name
+    with pytest.raises(ValueError, match="built once only"):
+        agent.act(OBS, MASKS)
+    with pytest.raises(ValueError, match="built once only"):
         make_agent(f"py:{tmp_path / 'once.py'}:make")
 
 

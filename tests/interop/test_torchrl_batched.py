@@ -375,8 +375,8 @@ def test_an_illegal_action_is_refused_in_words():
         ({"learner_side": 1}, "opponent="),
         ({"opponent": ["random", "greedy"]}, "one agent"),
         ({"opponent": "random", "group_map": {"them": ["player_1"]}}, "group_map"),
-        ({"opponent": "random", "seed": -1}, "seed"),
-        ({"seed": "0"}, "seed"),
+        ({"opponent": "random", "seed": -1}, "seed must be a whole number"),
+        ({"opponent": "random", "seed": "0"}, "seed must be a whole number"),
     ],
 )
 def test_bad_arguments_are_one_clear_error(kwargs, words):

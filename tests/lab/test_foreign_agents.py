@@ -113,6 +113,7 @@ def test_keep_going_forfeits_the_games_an_agent_breaks_and_rates_the_rest(tmp_pa
     assert main(args) == 1  # a round robin with forfeits says so, as a single match does
     crosstable = capsys.readouterr().out
     assert "Forfeited games" in crosstable and f"- {same} vs random: " in crosstable, crosstable
+    assert f", broken by {same}" in crosstable, crosstable
 
 
 def test_an_agent_that_breaks_every_game_ends_the_match_at_the_forfeit_limit(tmp_path):

@@ -41,13 +41,9 @@ def the_checkout_is_left_as_it_was():
 def sb3_logs_in_a_temporary_folder(tmp_path_factory):
     """SB3 makes a log folder at every ``learn`` (``/tmp/SB3-<time>`` unless ``SB3_LOGDIR``
     names one): the tests' go under pytest's own temporary folder, not into /tmp."""
-    before = os.environ.get("SB3_LOGDIR")
-    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3_logs"))
-    yield
-    if before is None:
-        os.environ.pop("SB3_LOGDIR")
-    else:
-        os.environ["SB3_LOGDIR"] = before
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SB3_LOGDIR", str(tmp_path_factory.mktemp("sb3_logs")))
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -28,33 +28,41 @@ def load_run(folder: Path) -> dict:
     return json.loads((folder / "checkpoint" / "state.json").read_text())
 
 
+# The x axis: (an evaluation's key, the run's total of it, the unit's size, the label).
+AXES = {
+    "minutes": ("seconds", "train_seconds", 60, "minutes of training"),
+    "steps": ("step", "num_timesteps", 1e6, "learner steps (millions)"),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", type=Path, help="run folders (runs/NAME)")
     parser.add_argument("--out", type=Path, required=True, help="the PNG to write")
     parser.add_argument("--title", default="", help="the figure's title")
-    parser.add_argument("--by", choices=("minutes", "steps"), default="minutes", help="the x axis")
+    parser.add_argument("--by", choices=tuple(AXES), default="minutes", help="the x axis")
     args = parser.parse_args()
+    at, total, unit, label = AXES[args.by]
     data = {run: load_run(run) for run in args.runs}
     opponents = list(dict.fromkeys(r["vs"] for d in data.values() for e in d["evals"] for r in e["results"]))
     fig, axes = plt.subplots(1, len(opponents), figsize=(5.5 * len(opponents), 4), squeeze=False)
     for axis, vs in zip(axes[0], opponents):
         for run, d in data.items():
-            points = [(_x(e, args.by), r) for e in d["evals"] for r in e["results"] if r["vs"] == vs]
-            minutes = [m for m, _ in points]
+            points = [(e[at] / unit, r) for e in d["evals"] for r in e["results"] if r["vs"] == vs]
+            xs = [x for x, _ in points]
             rates = [r["win_rate"] for _, r in points]
-            line = axis.plot(minutes, rates, marker=".", label=run.name)[0]
+            line = axis.plot(xs, rates, marker=".", label=run.name)[0]
             axis.fill_between(
-                minutes,
+                xs,
                 [r["ci95"][0] for _, r in points],
                 [r["ci95"][1] for _, r in points],
                 alpha=0.15,
                 color=line.get_color(),
             )
             final = next((r for r in d.get("final", []) if r["vs"] == vs), None)
-            if final is not None and minutes:
+            if final is not None and xs:
                 axis.errorbar(
-                    [d["train_seconds"] / 60 if args.by == "minutes" else d["num_timesteps"] / 1e6],
+                    [d[total] / unit],
                     [final["win_rate"]],
                     yerr=[[final["win_rate"] - final["ci95"][0]], [final["ci95"][1] - final["win_rate"]]],
                     marker="s",
@@ -63,7 +71,7 @@ def main() -> None:
                 )
         axis.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
         axis.set_title(f"against {vs}")
-        axis.set_xlabel("minutes of training" if args.by == "minutes" else "learner steps (millions)")
+        axis.set_xlabel(label)
         axis.set_ylabel("win rate (duplicate deals)")
         axis.set_ylim(0, 1)
         axis.legend(fontsize=8)
@@ -72,10 +80,6 @@ def main() -> None:
     fig.tight_layout()
     fig.savefig(args.out, dpi=110)
     print(f"wrote {args.out}")
-
-
-def _x(evaluation: dict, by: str) -> float:
-    return evaluation["seconds"] / 60 if by == "minutes" else evaluation["step"] / 1e6
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ pile late in a game) cannot saturate the network.
 With ``advisor_prior`` p (0 < p < 1) the actor's logits are a residual on a fixed prior: the
 advisor's move gets chance p and the other legal moves share 1 - p evenly, and the actor's last
 layer starts at zero, so the policy starts as that prior and keeps exploring every legal move
-(docs/training.md, "Past the teacher").
+(docs/runs_past_the_teacher.md).
 
 With ``mask_actions`` the legality of those actions is an input too (``rule_actions``: every
 action these rules can allow), so the network sees what can be done now.

@@ -9,7 +9,7 @@ plays every seat to the end of the deal.  A candidate's value on a redeal is its
 deal-score margin (``rewards.margin``), or, given a ``win_prob`` model, its side's chance of
 winning the game from the totals after that deal (the game's result where the deal ended
 it): the improvement step of expert iteration (``scripts/experiments/lookahead_headroom.py``,
-``scripts/experiments/expert_iteration.py``; docs/training.md, "One step of expert iteration").
+``scripts/experiments/expert_iteration.py``; docs/runs_past_the_teacher.md, "One step of expert iteration").
 """
 
 from __future__ import annotations

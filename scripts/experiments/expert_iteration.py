@@ -12,7 +12,7 @@
    (the advisor one-hot) and outputs, per action, its advantage over ``tuned``'s move in
    percentage points of winning chance (``tuned``'s own move: 0).  Each target is a single
    position's noisy mean over R redeals; the network averages them over many positions, which
-   finds small edges that no single position's play-outs can show (docs/training.md, "Past the teacher").
+   finds small edges that no single position's play-outs can show (docs/runs_past_the_teacher.md).
    The agent (``ImprovedAgent``) leaves ``tuned``'s move only where the network predicts a gain
    larger than ``margin``.
 4. **Checks.** On held-out positions, per margin: how often the agent would switch, and the

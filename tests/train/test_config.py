@@ -44,8 +44,9 @@ SHIPPED_RECIPES = {
     "ppo_classic": "ppo_classic.yaml",
     "ppo_house": "ppo_house.yaml",
     "scratch_partnership": "scratch.yaml",
-    "scratch_family": "scratch.yaml",
-    "scratch_house": "scratch.yaml",
+    # run with the 220M schedule, configs/scratch.yaml before the 660M one
+    "scratch_family": "experiments/scratch_220m.yaml",
+    "scratch_house": "experiments/scratch_220m.yaml",
 }
 # What a shipped model's run may change in its recipe: its name and seed; the scratch models also
 # their table, and the time limit (the step size falls by steps, so it changes nothing
@@ -105,12 +106,23 @@ def test_a_longer_schedule_is_its_base_recipe_with_more_steps(longer, base):
     assert long["total_timesteps"] > short["total_timesteps"]
 
 
-def test_the_scratch_recipe_is_scratch_fast_with_a_falling_step_size_and_deal_rewards():
-    recipe = load_config(ROOT / "configs" / "scratch.yaml").to_dict()
+def test_the_220m_scratch_schedule_is_scratch_fast_with_a_falling_step_size_and_deal_rewards():
+    recipe = load_config(ROOT / "configs" / "experiments" / "scratch_220m.yaml").to_dict()
     fast = load_config(ROOT / "configs" / "experiments" / "scratch_fast.yaml").to_dict()
     assert {key for key in fast if fast[key] != recipe[key]} == {"name", "total_timesteps", "ppo", "env"}
     assert recipe["ppo"] == dict(fast["ppo"], anneal_lr=True) and not fast["ppo"]["anneal_lr"]
     assert recipe["env"] == dict(fast["env"], reward_mode="deal") and fast["env"]["reward_mode"] == "win_prob"
+
+
+def test_the_scratch_recipe_is_the_220m_schedule_three_times_longer_kept_against_tuned():
+    """configs/scratch.yaml changes the 220M schedule in its length (and the time limit and
+    checkpoints that go with it) and its evaluations alone: nothing the learner does per step."""
+    recipe = load_config(ROOT / "configs" / "scratch.yaml").to_dict()
+    short = load_config(ROOT / "configs" / "experiments" / "scratch_220m.yaml").to_dict()
+    differ = {key for key in short if short[key] != recipe[key]}
+    assert differ == {"name", "total_timesteps", "time_limit_minutes", "checkpoint_every", "eval"}
+    assert recipe["total_timesteps"] == 3 * short["total_timesteps"] and recipe["time_limit_minutes"] == 360
+    assert recipe["eval"]["keep_best_vs"] == "tuned" and "tuned" in recipe["eval"]["opponents"]
 
 
 def test_overrides():

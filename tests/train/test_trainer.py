@@ -234,7 +234,7 @@ def test_notebook_executes_on_a_fresh_clone(tmp_path):
     summary the repository ships, its plots inline."""
     cells = execute_notebook(tmp_path / "runs" / "quick")
     said = "".join(output.get("text", "") for output in cells[0])
-    assert "bash scripts/main.sh" in said and "scratch_partnership_deal_seed0.json" in said
+    assert "bash scripts/main.sh" in said and "scratch_long_seed0.json" in said
     assert [inline_pictures(outputs) for outputs in cells[1:]] == [0, 1, 1]
     assert not (tmp_path / "runs").exists()  # nothing written where no run is
 

@@ -54,18 +54,19 @@ class League:
         return agents, weights
 
     # ------------------------------------------------------------------ persistence
-    def save(self, folder: Path) -> list[dict]:
-        """Save the snapshots in ``folder``; their entries name the files within it (a run
-        folder that is copied or moved still resumes with its own snapshots)."""
-        folder.mkdir(parents=True, exist_ok=True)
-        saved = []
-        for i, (agent, step) in enumerate(zip(self.snapshots, self.snapshot_steps)):
-            torch.save(agent.policy.state_dict(), folder / f"snapshot_{i}.pt")
-            saved.append({"file": f"snapshot_{i}.pt", "step": step, "sample": self.sample})
-        return saved
+    def saved(self) -> dict:
+        """The snapshots as one record for the checkpoint file: each one's step and weights, and
+        whether they sample their moves."""
+        return {"sample": self.sample, "snapshots": self.snapshot_states()}
 
-    def load(self, entries: list[dict], folder: Path, template: Policy, rules: Rules) -> None:
-        """The snapshots ``save`` wrote in ``folder``."""
+    def restore(self, saved: dict, template: Policy, rules: Rules) -> None:
+        """The snapshots ``saved`` recorded."""
+        self.sample = saved["sample"]
+        self.set_snapshots([(step, weights) for step, weights in saved["snapshots"]], template, rules)
+
+    def load_files(self, entries: list[dict], folder: Path, template: Policy, rules: Rules) -> None:
+        """The snapshots of a checkpoint written before they went into its one file: a file each in
+        ``folder``, named by the ``entries`` of its state.json."""
         self.sample = all(entry.get("sample", True) for entry in entries)
         states = []
         for entry in entries:

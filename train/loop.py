@@ -161,6 +161,22 @@ class StopOnInterrupt:
 
 
 # ---------------------------------------------------------------------------- the run
+def load_checkpoint(folder: RunFolder) -> dict:
+    """The run's checkpoint/trainer.pt: the policy, the optimizer, the run's state and the league's
+    snapshots in one file written at once, so that a kill at any moment leaves them together.
+    A checkpoint written before it held them all keeps the state in state.json and the
+    snapshots in league/ (``state`` read from there, ``league`` absent)."""
+    path = folder.checkpoint / "trainer.pt"
+    if not path.exists():
+        raise ValueError(
+            f"the checkpoint in {folder.checkpoint} has no trainer.pt; start the run afresh without --resume"
+        )
+    checkpoint = torch.load(path, map_location="cpu", weights_only=False)
+    if "state" not in checkpoint:
+        checkpoint["state"] = folder.load_state()
+    return checkpoint
+
+
 def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> dict:
     """Train (or resume) a run; returns its summary (``summary["interrupted"]`` when Ctrl-C
     stopped it: the checkpoint is saved and ``--resume`` continues)."""
@@ -173,7 +189,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> d
     folder = RunFolder(config)
     resuming = resume and folder.has_checkpoint()
     changes = folder.resume_changes() if resuming else None
-    saved = folder.load_state() if resuming else None
+    checkpoint = load_checkpoint(folder) if resuming else None
     if resume and not resuming:
         print(f"no checkpoint in {folder.checkpoint}: starting afresh", file=sys.stderr)
     cluster = None
@@ -186,7 +202,7 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> d
             cluster.require_cpus(config.ray.workers, config.env.num_envs)
         folder.open()
         try:
-            return Lab(config, rules, folder, saved, changes, progress).run()
+            return Lab(config, rules, folder, checkpoint, changes, progress).run()
         finally:
             folder.close()
     finally:
@@ -197,7 +213,9 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> d
 class Lab:
     """One run: the league, the collector, the algorithm and the bookkeeping around them."""
 
-    def __init__(self, config: TrainConfig, rules: Rules, folder: RunFolder, saved: dict | None, changes, progress):
+    def __init__(
+        self, config: TrainConfig, rules: Rules, folder: RunFolder, checkpoint: dict | None, changes, progress
+    ):
         from torch.utils.tensorboard import SummaryWriter
 
         self.config, self.rules, self.folder, self.progress = config, rules, folder, progress
@@ -212,6 +230,7 @@ class Lab:
         self.collector: RolloutCollector | RayCollector
         self.runners: list | None = None
         # a resumed run deals new games (checkpoints from before the offset was saved: its bound)
+        saved = None if checkpoint is None else checkpoint["state"]
         steps_done = 0 if saved is None else int(saved["num_timesteps"])
         self.deal_offset = 0 if saved is None else int(saved.get("deal_offset", deals_after(config, 0, steps_done)))
         first_deal = training_seed(config, self.deal_offset)
@@ -249,8 +268,8 @@ class Lab:
             "train_seconds": 0.0,
             "warm_start": None,
         }
-        if saved is not None:
-            self._resume(saved, changes)
+        if checkpoint is not None:
+            self._resume(checkpoint, changes)
         self.steps_before = self.state["num_timesteps"]  # this segment's start: the timer counts it only
         folder.record_config(self.state["num_timesteps"], changes)
         self.collector.set_league(self.league)
@@ -260,8 +279,8 @@ class Lab:
             file=sys.stderr,
         )
 
-    def _resume(self, saved: dict, changes) -> None:
-        checkpoint = torch.load(self.folder.checkpoint / "trainer.pt", map_location="cpu", weights_only=False)
+    def _resume(self, checkpoint: dict, changes) -> None:
+        saved = checkpoint["state"]
         weights = dict(checkpoint["policy"])
         weights.setdefault("mask_actions", torch.zeros(0, dtype=torch.int64))  # checkpoints from before the input
         try:
@@ -273,7 +292,12 @@ class Lab:
                 f"and handfoot ({str(exc).splitlines()[0]}); start afresh in another run_dir"
             ) from None
         self.state.update({k: saved[k] for k in (*self.state, "best_win_rate", "best_step") if k in saved})
-        self.league.load(saved.get("snapshots", []), self.folder.checkpoint / "league", self.policy, self.rules)
+        if "league" in checkpoint:
+            self.league.restore(checkpoint["league"], self.policy, self.rules)
+        else:
+            self.league.load_files(
+                saved.get("snapshots", []), self.folder.checkpoint / "league", self.policy, self.rules
+            )
         changed = ", ".join(f"{k} {old!r} -> {new!r}" for k, (old, new) in (changes or {}).items())
         print(
             f"resuming {self.config.name} at {self.state['num_timesteps']:,} steps"
@@ -430,6 +454,8 @@ class Lab:
     def save_checkpoint(self) -> None:
         folder = self.folder.checkpoint
         folder.mkdir(parents=True, exist_ok=True)
+        next_offset = deals_after(self.config, self.deal_offset, self.state["num_timesteps"] - self.steps_before)
+        state = dict(self.state, deal_offset=next_offset)
         write_atomically(
             folder / "trainer.pt",
             lambda handle: torch.save(
@@ -437,13 +463,15 @@ class Lab:
                     "policy": self.policy.state_dict(),
                     "algorithm": self.algorithm.state_dict(),
                     "advisor_param_names": list(NAMES),
+                    "state": state,
+                    "league": self.league.saved(),
                 },
                 handle,
             ),
         )
-        next_offset = deals_after(self.config, self.deal_offset, self.state["num_timesteps"] - self.steps_before)
-        snapshots = self.league.save(folder / "league")
-        write_json(folder / "state.json", dict(self.state, snapshots=snapshots, deal_offset=next_offset))
+        # a copy to read (the evaluations so far); --resume reads trainer.pt's
+        snapshots = [{"step": step, "sample": self.league.sample} for step in self.league.snapshot_steps]
+        write_json(folder / "state.json", dict(state, snapshots=snapshots))
 
     def summary(self, interrupted: bool) -> dict:
         state, timing = self.state, dict(self.timer.seconds)

@@ -3,7 +3,8 @@
     runs/NAME/
       config.json      the settings really in use (the latest segment's)
       segments.json    each segment of the run: the step it started at, the settings it changed
-      checkpoint/      trainer.pt (policy and optimizer), state.json and the league's snapshots
+      checkpoint/      trainer.pt (policy, optimizer, the run's state and the league's snapshots,
+                       one file written at once); state.json a readable copy of the state
       model.pt         the final policy; final_eval.json its evaluation; tensorboard/ the curves
       .lock            held by the live run (an OS lock: it goes with the process)
 
@@ -124,15 +125,12 @@ class RunFolder:
 
     # ------------------------------------------------------------------ resuming
     def has_checkpoint(self) -> bool:
-        return (self.checkpoint / "state.json").exists()
+        return (self.checkpoint / "trainer.pt").exists() or (self.checkpoint / "state.json").exists()
 
     def load_state(self) -> dict:
-        state = read_json(self.checkpoint / "state.json", "checkpoint state")
-        if not (self.checkpoint / "trainer.pt").exists():
-            raise ValueError(
-                f"the checkpoint in {self.checkpoint} has no trainer.pt; start the run afresh without --resume"
-            )
-        return state
+        """The run's state from state.json: what a checkpoint written before trainer.pt held the
+        state resumes from."""
+        return read_json(self.checkpoint / "state.json", "checkpoint state")
 
     def resume_changes(self) -> dict[str, list]:
         """The settings this config changes from the run's, as {key: [old, new]}; refuses

@@ -133,6 +133,59 @@ def test_a_moved_run_folder_resumes_with_its_own_snapshots(tmp_path):
     assert started_at(tmp_path / "b" / "tiny") == [0, 512]  # resumed where it stopped, not afresh
 
 
+def test_a_kill_after_the_checkpoints_file_resumes_from_it(tmp_path, monkeypatch):
+    """The weights, the optimizer, the step count and the league are one file written at once;
+    state.json, written after it, is a copy to read. A run killed between the two resumes from
+    the file (fails when the state is read from state.json: the newer weights would resume at
+    the older step count and the steps between them be trained twice)."""
+    from train import loop
+
+    def config(total: int):
+        return load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={tmp_path}", f"total_timesteps={total}"])
+
+    train(config(512))
+    written = loop.write_json
+
+    def killed_before_state_json(path, data):
+        if path.name != "state.json":
+            written(path, data)
+
+    monkeypatch.setattr(loop, "write_json", killed_before_state_json)
+    train(config(768), resume=True)  # every checkpoint of this segment stops before its state.json
+    monkeypatch.undo()
+    run = tmp_path / "tiny"
+    assert json.loads((run / "checkpoint" / "state.json").read_text())["num_timesteps"] == 512  # the stale copy
+    assert train(config(1024), resume=True)["num_timesteps"] == 1024
+    assert started_at(run) == [0, 512, 768]
+
+
+def test_a_checkpoint_of_separate_files_still_resumes(tmp_path):
+    """A checkpoint written before trainer.pt held everything (the state in state.json, each league
+    snapshot a file in league/) resumes at its step with its snapshots."""
+    import torch
+
+    first = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={tmp_path}", "total_timesteps=512"])
+    train(first)
+    folder = first.path / "checkpoint"
+    checkpoint = torch.load(folder / "trainer.pt", weights_only=False)
+    state, league = checkpoint.pop("state"), checkpoint.pop("league")
+    (folder / "league").mkdir()
+    entries = []
+    for i, (step, weights) in enumerate(league["snapshots"]):
+        torch.save(weights, folder / "league" / f"snapshot_{i}.pt")
+        entries.append({"file": f"snapshot_{i}.pt", "step": step, "sample": league["sample"]})
+    assert entries  # the tiny run has snapshots to carry over
+    torch.save(checkpoint, folder / "trainer.pt")
+    (folder / "state.json").write_text(json.dumps(dict(state, snapshots=entries)))
+    longer = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={tmp_path}", "total_timesteps=768"])
+    assert train(longer, resume=True)["num_timesteps"] == 768
+    assert started_at(first.path) == [0, 512]
+    resumed = torch.load(folder / "trainer.pt", weights_only=False)["league"]["snapshots"]
+    assert [step for step, _ in resumed][: len(entries)] == [entry["step"] for entry in entries]
+    for (_, weights), (_, before) in zip(resumed, league["snapshots"]):
+        assert all(torch.equal(weights[name], before[name]) for name in before)
+
+
 def test_a_checkpoint_from_before_0_4_resumes_and_a_foreign_one_is_one_line(tiny_run, tmp_path):
     """Checkpoints keep the advisor's numbers by name: one written by 0.3.0 (no names, the table
     without keep_wilds) resumes; one whose network does not fit is refused in one line."""

@@ -78,8 +78,12 @@ class League:
         self.set_snapshots(states, template, rules)
 
     def snapshot_states(self) -> list[tuple[int, dict]]:
-        """(step, weights) of each snapshot: what a rollout worker needs to seat the same pool."""
-        return [(step, agent.policy.state_dict()) for agent, step in zip(self.snapshots, self.snapshot_steps)]
+        """(step, weights on the CPU) of each snapshot: what a rollout worker needs to seat the same
+        pool, and what the checkpoint keeps."""
+        return [
+            (step, {name: tensor.detach().cpu() for name, tensor in agent.policy.state_dict().items()})
+            for agent, step in zip(self.snapshots, self.snapshot_steps)
+        ]
 
     def set_snapshots(self, states: list[tuple[int, dict]], template: Policy, rules: Rules) -> None:
         """Replace the snapshots by these (step, weights), in this order."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import signal
 import sys
 import time
@@ -173,6 +174,10 @@ def load_checkpoint(folder: RunFolder) -> dict:
         )
     checkpoint = torch.load(path, map_location="cpu", weights_only=False)
     if "state" not in checkpoint:
+        if not (folder.checkpoint / "state.json").exists():
+            raise ValueError(
+                f"the checkpoint in {folder.checkpoint} has no state.json; start the run afresh without --resume"
+            )
         checkpoint["state"] = folder.load_state()
     return checkpoint
 
@@ -189,7 +194,6 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> d
     folder = RunFolder(config)
     resuming = resume and folder.has_checkpoint()
     changes = folder.resume_changes() if resuming else None
-    checkpoint = load_checkpoint(folder) if resuming else None
     if resume and not resuming:
         print(f"no checkpoint in {folder.checkpoint}: starting afresh", file=sys.stderr)
     cluster = None
@@ -202,7 +206,9 @@ def train(config: TrainConfig, resume: bool = False, progress: bool = True) -> d
             cluster.require_cpus(config.ray.workers, config.env.num_envs)
         folder.open()
         try:
-            return Lab(config, rules, folder, checkpoint, changes, progress).run()
+            # read under the folder's lock, so that no live run writes a newer checkpoint after it
+            lab = Lab(config, rules, folder, load_checkpoint(folder) if resuming else None, changes, progress)
+            return lab.run()
         finally:
             folder.close()
     finally:
@@ -469,6 +475,7 @@ class Lab:
                 handle,
             ),
         )
+        shutil.rmtree(folder / "league", ignore_errors=True)  # the old layout's snapshots: trainer.pt has them
         # a copy to read (the evaluations so far); --resume reads trainer.pt's
         snapshots = [{"step": step, "sample": self.league.sample} for step in self.league.snapshot_steps]
         write_json(folder / "state.json", dict(state, snapshots=snapshots))

@@ -120,8 +120,8 @@ def test_a_resumed_run_deals_new_games(tmp_path, monkeypatch):
 
 
 def test_a_moved_run_folder_resumes_with_its_own_snapshots(tmp_path):
-    """The league's snapshots are named within the checkpoint (fails when state.json holds the
-    paths where they were first written, which a moved run no longer has)."""
+    """A moved run folder resumes with its league's snapshots (fails when the checkpoint names
+    them by the paths where they were first written, which a moved run no longer has)."""
     import shutil
 
     first = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={tmp_path / 'a'}", "total_timesteps=512"])
@@ -161,10 +161,12 @@ def test_a_kill_after_the_checkpoints_file_resumes_from_it(tmp_path, monkeypatch
 
 def test_a_checkpoint_of_separate_files_still_resumes(tmp_path):
     """A checkpoint written before trainer.pt held everything (the state in state.json, each league
-    snapshot a file in league/) resumes at its step with its snapshots."""
+    snapshot a file in league/) resumes at its step with its snapshots, from a moved folder too."""
+    import shutil
+
     import torch
 
-    first = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={tmp_path}", "total_timesteps=512"])
+    first = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={tmp_path / 'a'}", "total_timesteps=512"])
     train(first)
     folder = first.path / "checkpoint"
     checkpoint = torch.load(folder / "trainer.pt", weights_only=False)
@@ -177,9 +179,17 @@ def test_a_checkpoint_of_separate_files_still_resumes(tmp_path):
     assert entries  # the tiny run has snapshots to carry over
     torch.save(checkpoint, folder / "trainer.pt")
     (folder / "state.json").write_text(json.dumps(dict(state, snapshots=entries)))
-    longer = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={tmp_path}", "total_timesteps=768"])
+    shutil.move(tmp_path / "a", tmp_path / "b")  # the entries name files within the folder
+    longer = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={tmp_path / 'b'}", "total_timesteps=768"])
+    state_json = longer.path / "checkpoint" / "state.json"
+    state_json.rename(state_json.with_name("aside.json"))  # such a run killed before its first state.json
+    with pytest.raises(ValueError, match="has no state.json; start the run afresh without --resume"):
+        train(longer, resume=True)
+    state_json.with_name("aside.json").rename(state_json)
     assert train(longer, resume=True)["num_timesteps"] == 768
-    assert started_at(first.path) == [0, 512]
+    assert started_at(longer.path) == [0, 512]
+    folder = longer.path / "checkpoint"
+    assert not (folder / "league").exists()  # the one file holds them now
     resumed = torch.load(folder / "trainer.pt", weights_only=False)["league"]["snapshots"]
     assert [step for step, _ in resumed][: len(entries)] == [entry["step"] for entry in entries]
     for (_, weights), (_, before) in zip(resumed, league["snapshots"]):

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 import shutil
 import signal
 import sys
@@ -172,7 +173,13 @@ def load_checkpoint(folder: RunFolder) -> dict:
         raise ValueError(
             f"the checkpoint in {folder.checkpoint} has no trainer.pt; start the run afresh without --resume"
         )
-    checkpoint = torch.load(path, map_location="cpu", weights_only=False)
+    try:
+        checkpoint = torch.load(path, map_location="cpu", weights_only=False)
+    except (pickle.UnpicklingError, EOFError, RuntimeError, ValueError, OSError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ValueError(f"the checkpoint {path} is corrupt ({first}); start the run afresh without --resume") from None
+    if not isinstance(checkpoint, dict):
+        raise ValueError(f"the checkpoint {path} is corrupt (not a checkpoint); start the run afresh without --resume")
     if "state" not in checkpoint:
         if not (folder.checkpoint / "state.json").exists():
             raise ValueError(

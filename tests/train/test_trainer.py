@@ -186,6 +186,12 @@ def test_a_checkpoint_of_separate_files_still_resumes(tmp_path):
     with pytest.raises(ValueError, match="has no state.json; start the run afresh without --resume"):
         train(longer, resume=True)
     state_json.with_name("aside.json").rename(state_json)
+    trainer_pt = longer.path / "checkpoint" / "trainer.pt"
+    kept = trainer_pt.read_bytes()
+    trainer_pt.write_bytes(b"junk\n")  # a file broken outside the trainer
+    with pytest.raises(ValueError, match="trainer.pt is corrupt .*; start the run afresh without --resume"):
+        train(longer, resume=True)
+    trainer_pt.write_bytes(kept)
     assert train(longer, resume=True)["num_timesteps"] == 768
     assert started_at(longer.path) == [0, 512]
     folder = longer.path / "checkpoint"

@@ -305,6 +305,7 @@ class Lab:
                 f"and handfoot ({str(exc).splitlines()[0]}); start afresh in another run_dir"
             ) from None
         self.state.update({k: saved[k] for k in (*self.state, "best_win_rate", "best_step") if k in saved})
+        self._adopt_newer_best()
         if "league" in checkpoint:
             self.league.restore(checkpoint["league"], self.policy, self.rules)
         else:
@@ -317,6 +318,18 @@ class Lab:
             + (f"; changed: {changed}" if changed else ""),
             file=sys.stderr,
         )
+
+    def _adopt_newer_best(self) -> None:
+        """A run killed between a selection and the next checkpoint left a best.pt newer than the
+        checkpoint's record of it: its rate stays the mark to beat, so a weaker policy of the
+        resumed segment does not overwrite it."""
+        against, path = self.config.eval.keep_best_vs, self.folder.path / "best.pt"
+        if not against or not path.exists():
+            return
+        _, _, extra = Policy.load(path)
+        rate = extra.get("win_rate_vs", {}).get(against)
+        if rate is not None and rate > self.state.get("best_win_rate", -1.0):
+            self.state["best_win_rate"], self.state["best_step"] = rate, extra["steps"]
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> dict:

@@ -159,6 +159,45 @@ def test_a_kill_after_the_checkpoints_file_resumes_from_it(tmp_path, monkeypatch
     assert started_at(run) == [0, 512, 768]
 
 
+def test_a_kill_after_a_selection_keeps_its_best_policy(tmp_path, monkeypatch):
+    """A selection writes best.pt at once, the checkpoint only later: a run killed between them
+    resumes knowing the newer best, and a weaker policy after the resume does not overwrite it
+    (fails when the rate to beat is the checkpoint's older one)."""
+    from agents.evaluation.seeds import SELECTION_SEEDS
+    from agents.policy import Policy
+    from train import loop
+
+    rates = iter([0.1, 0.3, 0.9, 0.5, 0.6, 0.7])  # selections at steps 0, 256, 512 | 512, 768, 1024
+    played = loop.evaluate
+
+    def scripted_selections(policy, rules, opponents, pairs, seeds, runners):
+        if seeds is not SELECTION_SEEDS:
+            return played(policy, rules, opponents, pairs, seeds, runners)
+        rate = next(rates)
+        return [{"vs": opponents[0], "win_rate": rate, "score_diff": 0.0, "ci95": [rate, rate]}]
+
+    monkeypatch.setattr(loop, "evaluate", scripted_selections)
+    saved = loop.Lab.save_checkpoint
+
+    def killed_at_512(lab):
+        if lab.state["num_timesteps"] >= 512:
+            raise RuntimeError("killed")
+        saved(lab)
+
+    def config(total: int):
+        return load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={tmp_path}", f"total_timesteps={total}"])
+
+    monkeypatch.setattr(loop.Lab, "save_checkpoint", killed_at_512)
+    with pytest.raises(RuntimeError, match="killed"):
+        train(config(1024))  # the selection at 512 (0.9) wrote best.pt; its checkpoint never came
+    monkeypatch.setattr(loop.Lab, "save_checkpoint", saved)
+    summary = train(config(1024), resume=True)  # from 256: 0.5, 0.6 and 0.7 all fall short of 0.9
+    _, _, extra = Policy.load(tmp_path / "tiny" / "best.pt")
+    assert extra == {"steps": 512, "win_rate_vs": {"greedy": 0.9}}
+    assert summary["kept_step"] == 512
+    assert next(rates, None) is None  # every scripted selection was played
+
+
 def test_a_checkpoint_of_separate_files_still_resumes(tmp_path):
     """A checkpoint written before trainer.pt held everything (the state in state.json, each league
     snapshot a file in league/) resumes at its step with its snapshots, from a moved folder too."""

@@ -123,23 +123,11 @@ def load_tuned(path: str | Path | None = None, rules: Rules | None = None, name:
     if not path.exists():
         raise ValueError(f"no tuned heuristic at {path}: make one with 'handfoot tune --out FILE' and pass tuned:FILE")
     params, info = read_params(path)
-    playing = rules or _tuned_rules(info)
-    tuned_for = (info.get("preset"), info.get("players"))
-    if tuned_for[0] is not None and tuned_for != (playing.preset_name, playing.num_players):
-        warnings.warn(
-            f"the tuned heuristic {path.name} was tuned on {tuned_for[0]} with {tuned_for[1]} players "
-            f"and plays {playing.preset_name} with {playing.num_players} players here",
-            TableWarning,
-            stacklevel=2,
-        )
-    elif isinstance(info.get("rules"), dict) and info["rules"] != playing.to_dict():  # files since 0.5
-        changed = sorted(k for k, v in playing.to_dict().items() if info["rules"].get(k) != v)
-        warnings.warn(
-            f"the tuned heuristic {path.name} was tuned on other rules of {tuned_for[0]} "
-            f"(they differ in {', '.join(changed)})",
-            TableWarning,
-            stacklevel=2,
-        )
+    tuned_on = _tuned_rules(info)
+    playing = rules or tuned_on
+    differ = _other_table(tuned_on, playing) if "preset" in info or "rules" in info else None
+    if differ:
+        warnings.warn(f"the tuned heuristic {path.name} was tuned on {differ}", TableWarning, stacklevel=2)
     return CompiledHeuristic(playing, params, name=name)
 
 
@@ -156,8 +144,16 @@ def _tuned_rules(info: dict) -> Rules:
     return Rules.preset("partnership")
 
 
-def _same_game(a: Rules, b: Rules) -> bool:
-    return a.to_dict() == b.to_dict()
+def _other_table(made_on: Rules, playing: Rules) -> str | None:
+    """How the table played differs from the one an agent was made on, in words (None: the same)."""
+    if made_on.to_dict() == playing.to_dict():
+        return None
+    if (made_on.preset_name, made_on.num_players) != (playing.preset_name, playing.num_players):
+        return (
+            f"{made_on.preset_name} with {made_on.num_players} players and plays "
+            f"{playing.preset_name} with {playing.num_players} players here"
+        )
+    return f"other rules of {playing.preset_name} (they differ in {', '.join(sorted(playing.changes_from(made_on)))})"
 
 
 class PPOAgent:
@@ -182,7 +178,7 @@ class PPOAgent:
 
     def supports(self, rules: Rules) -> bool:
         """Whether it was trained on these rules (the benchmark plays it only there)."""
-        return self.trained_on is None or _same_game(self.trained_on, rules)
+        return self.trained_on is None or _other_table(self.trained_on, rules) is None
 
     def seed(self, seed: int) -> None:
         """Seed the sampling of a non-deterministic agent."""
@@ -209,13 +205,8 @@ class PPOAgent:
         except Exception as exc:  # noqa: BLE001 (a corrupt or foreign file: say so in one line)
             raise ValueError(f"cannot load a trained policy from {path}: {exc}") from None
         playing = rules or trained_on
-        if not _same_game(trained_on, playing):
-            if (trained_on.preset_name, trained_on.num_players) != (playing.preset_name, playing.num_players):
-                differ = f"{trained_on.preset_name} with {trained_on.num_players} players and plays "
-                differ += f"{playing.preset_name} with {playing.num_players} players here"
-            else:  # the same table under another setting: name it
-                changed = sorted(playing.changes_from(trained_on))
-                differ = f"other rules of {playing.preset_name} (they differ in {', '.join(changed)})"
+        differ = _other_table(trained_on, playing)
+        if differ:
             warnings.warn(f"the agent {path.name} was trained on {differ}", TableWarning, stacklevel=2)
         agent = cls(policy, playing, deterministic=deterministic, threads=threads)
         agent.trained_on = trained_on

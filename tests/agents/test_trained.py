@@ -48,6 +48,16 @@ def test_ppo_under_a_variation_of_its_table_names_the_setting():
         make_agent("ppo", rules=Rules.preset("partnership", wild_books=True))
 
 
+def test_the_shipped_tuned_under_a_variation_of_its_table_names_the_setting():
+    """Its file names only the preset it was tuned on: that preset's rules, so a family table
+    (partnership with variations) is told it plays partnership's tuned."""
+    family = Rules.preset("partnership", wild_books=True, permission_to_go_out=True)
+    with pytest.warns(
+        UserWarning, match=r"tuned on other rules of partnership \(they differ in permission_to_go_out, wild"
+    ):
+        make_agent("tuned", rules=family)
+
+
 def test_the_shipped_agent_acts_legally_in_batches():
     from handfoot_env.vector import VectorEngine
 

@@ -125,7 +125,8 @@ def load_tuned(path: str | Path | None = None, rules: Rules | None = None, name:
     params, info = read_params(path)
     tuned_on = _tuned_rules(info)
     playing = rules or tuned_on
-    differ = _other_table(tuned_on, playing) if "preset" in info or "rules" in info else None
+    names_a_table = info.get("preset") is not None or isinstance(info.get("rules"), dict)
+    differ = _other_table(tuned_on, playing) if names_a_table else None
     if differ:
         warnings.warn(f"the tuned heuristic {path.name} was tuned on {differ}", TableWarning, stacklevel=2)
     return CompiledHeuristic(playing, params, name=name)
@@ -144,9 +145,13 @@ def _tuned_rules(info: dict) -> Rules:
     return Rules.preset("partnership")
 
 
+def _same_table(a: Rules, b: Rules) -> bool:
+    return a.to_dict() == b.to_dict()
+
+
 def _other_table(made_on: Rules, playing: Rules) -> str | None:
     """How the table played differs from the one an agent was made on, in words (None: the same)."""
-    if made_on.to_dict() == playing.to_dict():
+    if _same_table(made_on, playing):
         return None
     if (made_on.preset_name, made_on.num_players) != (playing.preset_name, playing.num_players):
         return (
@@ -178,7 +183,7 @@ class PPOAgent:
 
     def supports(self, rules: Rules) -> bool:
         """Whether it was trained on these rules (the benchmark plays it only there)."""
-        return self.trained_on is None or _other_table(self.trained_on, rules) is None
+        return self.trained_on is None or _same_table(self.trained_on, rules)
 
     def seed(self, seed: int) -> None:
         """Seed the sampling of a non-deterministic agent."""

@@ -324,12 +324,25 @@ class Lab:
         checkpoint's record of it: its rate stays the mark to beat, so a weaker policy of the
         resumed segment does not overwrite it."""
         against, path = self.config.eval.keep_best_vs, self.folder.path / "best.pt"
-        if not against or not path.exists():
+        saved = [f.stat().st_mtime_ns for f in self.folder.checkpoint.glob("*") if f.is_file()]
+        if not against or not path.exists() or path.stat().st_mtime_ns <= max(saved, default=0):
+            return  # none, or one the checkpoint knows (or an earlier run's left in the folder)
+        try:
+            _, _, extra = Policy.load(path)
+        except Exception as exc:  # noqa: BLE001 (a foreign or damaged file: the checkpoint's record stands)
+            print(f"note: {path} is not read as the best so far: {str(exc).splitlines()[0]}", file=sys.stderr)
             return
-        _, _, extra = Policy.load(path)
-        rate = extra.get("win_rate_vs", {}).get(against)
-        if rate is not None and rate > self.state.get("best_win_rate", -1.0):
-            self.state["best_win_rate"], self.state["best_step"] = rate, extra["steps"]
+        rate, step = (extra.get("win_rate_vs") or {}).get(against), extra.get("steps")
+        if not isinstance(rate, float) or not isinstance(step, int) or step <= self.state["num_timesteps"]:
+            return
+        if rate > self.state.get("best_win_rate", -1.0):
+            self.state["best_win_rate"], self.state["best_step"] = rate, step
+            self.state["selections"].append({"step": step, "win_rate": rate, "ci95": None, "after_checkpoint": True})
+            print(
+                f"best.pt of step {step:,} ({rate:.1%} against {against}), written after the checkpoint, "
+                "stays the mark to beat",
+                file=sys.stderr,
+            )
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> dict:

@@ -9,7 +9,7 @@ import pytest
 
 from agents import make_agent
 from agents.evaluation.matches import play_match
-from agents.trained import SHIPPED, shipped_model
+from agents.trained import SHIPPED, TableWarning, shipped_model
 from handfoot_env.baselines.heuristic_params import load_params
 from handfoot_env.rules import Rules
 
@@ -53,7 +53,7 @@ def test_the_shipped_tuned_under_a_variation_of_its_table_names_the_setting():
     (partnership with variations) is told it plays partnership's tuned."""
     family = Rules.preset("partnership", wild_books=True, permission_to_go_out=True)
     with pytest.warns(
-        UserWarning, match=r"tuned on other rules of partnership \(they differ in permission_to_go_out, wild"
+        TableWarning, match=r"tuned on other rules of partnership \(they differ in permission_to_go_out, wild"
     ):
         make_agent("tuned", rules=family)
 

@@ -167,7 +167,7 @@ def test_a_kill_after_a_selection_keeps_its_best_policy(tmp_path, monkeypatch):
     from agents.policy import Policy
     from train import loop
 
-    rates = iter([0.1, 0.3, 0.9, 0.5, 0.6, 0.7])  # selections at steps 0, 256, 512 | 512, 768, 1024
+    rates = iter([0.1, 0.3, 0.9, 0.5, 0.6, 0.7, 0.2])  # selections at 0, 256, 512 | 512, 768, 1024 | 1280
     played = loop.evaluate
 
     def scripted_selections(policy, rules, opponents, pairs, seeds, runners):
@@ -192,9 +192,17 @@ def test_a_kill_after_a_selection_keeps_its_best_policy(tmp_path, monkeypatch):
         train(config(1024))  # the selection at 512 (0.9) wrote best.pt; its checkpoint never came
     monkeypatch.setattr(loop.Lab, "save_checkpoint", saved)
     summary = train(config(1024), resume=True)  # from 256: 0.5, 0.6 and 0.7 all fall short of 0.9
-    _, _, extra = Policy.load(tmp_path / "tiny" / "best.pt")
+    best = tmp_path / "tiny" / "best.pt"
+    policy, rules, extra = Policy.load(best)
     assert extra == {"steps": 512, "win_rate_vs": {"greedy": 0.9}}
     assert summary["kept_step"] == 512
+    assert {"step": 512, "win_rate": 0.9, "ci95": None, "after_checkpoint": True} in summary["selections"]
+    # A best.pt older than the checkpoint is one the checkpoint knows, or an earlier run's left
+    # in the folder: never the mark to beat, however high its rate.
+    policy.save(best, rules, {"steps": 5000, "win_rate_vs": {"greedy": 0.99}})
+    before = (tmp_path / "tiny" / "checkpoint" / "trainer.pt").stat().st_mtime - 60
+    os.utime(best, (before, before))
+    assert train(config(1280), resume=True)["kept_step"] == 512
     assert next(rates, None) is None  # every scripted selection was played
 
 

@@ -163,6 +163,11 @@ class StopOnInterrupt:
 
 
 # ---------------------------------------------------------------------------- the run
+def first_line(exc: BaseException) -> str:
+    """An exception in a few words for a one-line message (its name when it has no text)."""
+    return (str(exc).splitlines() or [type(exc).__name__])[0]
+
+
 def load_checkpoint(folder: RunFolder) -> dict:
     """The run's checkpoint/trainer.pt: the policy, the optimizer, the run's state and the league's
     snapshots in one file written at once, so that a kill at any moment leaves them together.
@@ -176,8 +181,9 @@ def load_checkpoint(folder: RunFolder) -> dict:
     try:
         checkpoint = torch.load(path, map_location="cpu", weights_only=False)
     except (pickle.UnpicklingError, EOFError, RuntimeError, ValueError, OSError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise ValueError(f"the checkpoint {path} is corrupt ({first}); start the run afresh without --resume") from None
+        raise ValueError(
+            f"the checkpoint {path} is corrupt ({first_line(exc)}); start the run afresh without --resume"
+        ) from None
     if not isinstance(checkpoint, dict):
         raise ValueError(f"the checkpoint {path} is corrupt (not a checkpoint); start the run afresh without --resume")
     if "state" not in checkpoint:
@@ -302,7 +308,7 @@ class Lab:
         except (RuntimeError, ValueError, KeyError) as exc:  # another network, or another handfoot's checkpoint
             raise ValueError(
                 f"cannot resume from {self.folder.checkpoint}: its network or algorithm does not fit this config "
-                f"and handfoot ({str(exc).splitlines()[0]}); start afresh in another run_dir"
+                f"and handfoot ({first_line(exc)}); start afresh in another run_dir"
             ) from None
         self.state.update({k: saved[k] for k in (*self.state, "best_win_rate", "best_step") if k in saved})
         self._adopt_newer_best()
@@ -330,7 +336,7 @@ class Lab:
         try:
             _, _, extra = Policy.load(path)
         except Exception as exc:  # noqa: BLE001 (a foreign or damaged file: the checkpoint's record stands)
-            print(f"note: {path} is not read as the best so far: {str(exc).splitlines()[0]}", file=sys.stderr)
+            print(f"note: {path} is not read as the best so far: {first_line(exc)}", file=sys.stderr)
             return
         rate, step = (extra.get("win_rate_vs") or {}).get(against), extra.get("steps")
         if not isinstance(rate, float) or not isinstance(step, int) or step <= self.state["num_timesteps"]:

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 
+def first_line(exc: BaseException) -> str:
+    """An exception in a few words for a one-line message (its name when it has no text)."""
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
 class IllegalActionError(ValueError):
     """An action that the rules do not allow now.  The game state is left untouched.
 

@@ -41,6 +41,7 @@ from agents.policy import Policy, compact_columns, device_label, resolve_device,
 from agents.trained import PPOAgent
 from handfoot_env.baselines.heuristic_params import NAMES
 from handfoot_env.cards import NUM_KINDS
+from handfoot_env.errors import first_line
 from handfoot_env.rules import Rules
 from handfoot_env.seating.rewards import WinProbability
 from train.algorithms import ALGORITHMS
@@ -163,11 +164,6 @@ class StopOnInterrupt:
 
 
 # ---------------------------------------------------------------------------- the run
-def first_line(exc: BaseException) -> str:
-    """An exception in a few words for a one-line message (its name when it has no text)."""
-    return (str(exc).splitlines() or [type(exc).__name__])[0]
-
-
 def load_checkpoint(folder: RunFolder) -> dict:
     """The run's checkpoint/trainer.pt: the policy, the optimizer, the run's state and the league's
     snapshots in one file written at once, so that a kill at any moment leaves them together.

@@ -36,6 +36,7 @@ from agents.evaluation.matches import (
     play_chunk,
     progress_bar,
 )
+from handfoot_env.errors import first_line
 from handfoot_env.rules import Rules
 
 
@@ -88,9 +89,8 @@ class Cluster:
                     ray.init(address=address, logging_level="ERROR")
         except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
             where = "a local Ray instance" if address in ("", "local") else f"the Ray cluster at {address}"
-            first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise ValueError(
-                f"cannot reach {where}: {first_line} (start one with 'ray start --head', "
+                f"cannot reach {where}: {first_line(exc)} (start one with 'ray start --head', "
                 "or leave the address out to start one here)"
             ) from None
 

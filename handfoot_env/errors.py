@@ -1,4 +1,5 @@
-"""Errors raised to users: each names what was wrong in words, never a deep traceback."""
+"""Errors raised to users: each names what was wrong in words, never a deep traceback; and
+the one-line wording of any exception for such messages."""
 
 from __future__ import annotations
 

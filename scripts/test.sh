@@ -31,5 +31,6 @@ echo "tests: ruff (lint, format) and mypy"
 .venv/bin/mypy
 
 # On every core (at most 4; pytest-xdist), a test file per worker at a time, so that a module's
-# fixtures (the Ray instance) start once; a plain `pytest` runs in one process.
-.venv/bin/python -m pytest -n auto --maxprocesses 4 --dist loadfile "$@"
+# fixtures (the Ray instance) start once; a plain `pytest` runs in one process. The 15 slowest
+# tests are listed at the end, to keep the run's length in view.
+.venv/bin/python -m pytest -n auto --maxprocesses 4 --dist loadfile --durations=15 "$@"

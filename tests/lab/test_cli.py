@@ -90,13 +90,14 @@ def _bad_input_files(tmp_path):
     (tmp_path / "binary.json").write_bytes(bytes(range(256)))
 
 
-def test_every_bad_input_is_one_clear_line_with_exit_status_2(tmp_path):
+# One test each (a process each): the test workers share them out.
+@pytest.mark.parametrize("args,message", BAD_INPUTS, ids=[" ".join(args)[:60] for args, _ in BAD_INPUTS])
+def test_every_bad_input_is_one_clear_line_with_exit_status_2(tmp_path, args, message):
     _bad_input_files(tmp_path)
-    for args, message in BAD_INPUTS:
-        proc = run(*[a.replace("{tmp}", str(tmp_path)) for a in args])
-        assert proc.returncode == 2, (args, proc.stderr)
-        lines = proc.stderr.strip().splitlines()
-        assert len(lines) == 1 and "Traceback" not in proc.stderr and message in lines[0], (args, proc.stderr)
+    proc = run(*[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert proc.returncode == 2, (args, proc.stderr)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr and message in lines[0], (args, proc.stderr)
     assert not (tmp_path / "missing").exists() and not list(tmp_path.glob("*.png"))
 
 

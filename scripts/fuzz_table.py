@@ -1,7 +1,7 @@
 """The fuzz tables of docs/contributing.md from the output of ``handfoot fuzz --json`` (one JSON object per
 configuration, one per line).
 
-    python scripts/fuzz_table.py docs/fuzz_mixed_10m_variations.jsonl
+    python scripts/fuzz_table.py docs/data/fuzz_mixed_10m_variations.jsonl
 
 Prints the totals, then two Markdown tables: the rare situations met per preset table (the
 configurations that change no variation), and for each variation configuration the

@@ -1,7 +1,7 @@
 """Learning curves of training runs, against wall time or learner steps: the periodic
 duplicate-deal evaluations each run folder keeps.
 
-    python scripts/plot_curves.py runs/scratch_s0 runs/scratch_s1 runs/scratch_s2 --out docs/scratch_curves.png
+    python scripts/plot_curves.py runs/scratch_s0 runs/scratch_s1 runs/scratch_s2 --out docs/figures/scratch_curves.png
 
 One panel per evaluation opponent (win rate with its 95% interval against minutes of training,
 or millions of learner steps with --by steps), one line per run; the final table's result

@@ -19,7 +19,7 @@ from handfoot_env.reference.record import to_record
 from handfoot_env.reference.scenario import build_scenario
 from handfoot_env.rules import Rules
 
-SCREENSHOT = os.environ.get("HANDFOOT_SCREENSHOT")  # e.g. docs/web_table.png, for the README
+SCREENSHOT = os.environ.get("HANDFOOT_SCREENSHOT")  # e.g. docs/figures/web_table.png, for the README
 
 
 def rank_of(label: str) -> str:

@@ -56,6 +56,7 @@ class RolloutCollector:
         generator: torch.Generator | None = None,
     ):
         self.rules = rules
+        self.first_deal = seed
         self.games = LearnerGames(
             rules,
             num_envs,
@@ -69,6 +70,11 @@ class RolloutCollector:
         )
         self.generator = generator if generator is not None else torch.Generator().manual_seed(seed)
         self.timer = Timer()
+
+    def deals_dealt(self) -> int:
+        """How many deals (game seeds) from ``seed`` on its games have used so far: a later
+        collector starting this many seeds on plays none of them again."""
+        return self.games.engine.next_seed - self.first_deal
 
     def set_opponents(self, opponents: Sequence, weights: Sequence[float]) -> None:
         """The opponent pool new games draw from (``LearnerGames.set_opponents``)."""
@@ -170,7 +176,8 @@ def sample_positions(
 def training_seed(config: TrainConfig, deal_offset: int, worker: int | None = None) -> int:
     """The first training deal of a run segment: each run seed has 10^8 deals of its own, each Ray
     worker 10^7 of them (``ray.workers`` is at most 9), and a resumed segment starts
-    ``deal_offset`` deals in, past every deal dealt before it (``deals_after``)."""
+    ``deal_offset`` deals in, past every deal dealt before it (the checkpoint counts them:
+    ``RolloutCollector.deals_dealt``)."""
     worker_offset = 0 if worker is None else TRAINING_SEEDS_PER_WORKER * (worker + 1)
     return TRAINING_SEEDS + config.seed * TRAINING_SEEDS_PER_RUN + worker_offset + deal_offset
 
@@ -178,7 +185,8 @@ def training_seed(config: TrainConfig, deal_offset: int, worker: int | None = No
 def deals_after(config: TrainConfig, deal_offset: int, steps: int) -> int:
     """A bound on the deal offset after a segment that started at ``deal_offset`` and made
     ``steps`` learner decisions: its starting games, and at most one more game per 10 learner
-    decisions (no game is that short), per collector."""
+    decisions (no game is that short), per collector.  For checkpoints that did not count
+    their deals, and Ray runs in which a worker was restarted (its count started again)."""
     workers = max(config.ray.workers, 1)
     return deal_offset + config.env.num_envs // workers + steps // (10 * workers)
 

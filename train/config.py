@@ -447,6 +447,9 @@ def validate(config: TrainConfig) -> TrainConfig:
     tune, imitation = config.tune, config.imitation
     at_least(tune, "tune.", ("generations",), 0)
     at_least(imitation, "imitation.", ("decisions",), 0)
+    at_least(imitation, "imitation.", ("passes",), 1)
+    if not 0 < imitation.learning_rate < 1:
+        fail("imitation.learning_rate", f"must be between 0 and 1, got {imitation.learning_rate}")
     run_default = TrainConfig().tune
     for key, owner in (("seed", "the run's seed"), ("final_pairs", "eval.final_pairs")):
         if getattr(tune, key) != getattr(run_default, key):
@@ -495,7 +498,7 @@ def validate(config: TrainConfig) -> TrainConfig:
         fail("eval.keep_best_vs", f"must be one of eval.opponents ({', '.join(ev.opponents)}) or empty")
     if ev.keep_best_vs and ev.every == 0:
         fail("eval.keep_best_vs", "selects at each evaluation: it needs eval.every > 0")
-    # each use has its own range of deals (train/loop.py): 900,000 curve deals from 100,000 on, ...
+    # each use has its own range of deals (agents/evaluation/seeds.py): 900,000 curve deals from 100,000 on, ...
     for name, most in (("pairs", 900_000), ("final_pairs", 1_000_000), ("select_pairs", 1_000_000)):
         if getattr(ev, name) > most:
             fail(
@@ -503,7 +506,8 @@ def validate(config: TrainConfig) -> TrainConfig:
                 f"must be at most {most:,} (its deals would reach another use's), got {getattr(ev, name)}",
             )
 
-    if not 0 <= config.ray.workers <= 9:  # each worker deals from its own 10^7 of the run's 10^8 (train/loop.py)
+    # each Ray worker deals from its own 10^7 of the run's 10^8 (train/collect.py, training_seed)
+    if not 0 <= config.ray.workers <= 9:
         fail("ray.workers", f"must be 0 (train in this process) or 1 to 9 workers, got {config.ray.workers}")
     try:
         split_ray_address(config.ray.address)

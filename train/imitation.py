@@ -15,9 +15,7 @@ import numpy as np
 import torch
 
 from agents.policy import Policy, advice
-from handfoot_env.baselines.compiled.heuristic import CompiledHeuristic
 from handfoot_env.rules import Rules
-from handfoot_env.seating.seats import Seating
 from handfoot_env.vector import VectorEngine
 
 
@@ -25,7 +23,6 @@ def demonstrations(rules: Rules, decisions: int, seed: int, batch: int = 512, pa
     """Yield chunks (observations, masks, actions) of the heuristic's decisions in its own
     games (``params``: a variant of it, ``heuristic_params`` order)."""
     engine = VectorEngine(rules, batch_size=batch, seed=seed)
-    seating = Seating(engine, [CompiledHeuristic(rules, params)])
     done = 0
     while done < decisions:
         chunk_obs, chunk_masks, chunk_actions = [], [], []
@@ -40,7 +37,6 @@ def demonstrations(rules: Rules, decisions: int, seed: int, batch: int = 512, pa
         observations, masks = np.concatenate(chunk_obs), np.concatenate(chunk_masks)
         done += len(masks)
         yield observations, masks, np.concatenate(chunk_actions)
-    del seating
 
 
 def imitate(

@@ -8,7 +8,7 @@
    each (both partners in partnership), opponents drawn per game from the league
    (``league.py``: scripted agents and frozen snapshots of the learner); each round the
    collector gathers ``n_steps`` decisions per game (``collect.py``; with ``ray.workers``,
-   rollout workers on a Ray cluster, ``cluster.py``) and the algorithm updates.
+   rollout workers on a Ray cluster, ``ray_workers.py``) and the algorithm updates.
 3. **Around it**: duplicate-deal evaluations every ``eval.every`` steps (TensorBoard against
    steps and wall time); with ``eval.keep_best_vs`` a selection match on the same
    ``eval.select_pairs`` deals each time, the best policy kept as ``best.pt``; checkpoints
@@ -76,13 +76,16 @@ def make_policy(config: TrainConfig, rules: Rules) -> Policy:
     )
 
 
-def win_probability(config: TrainConfig, rules: Rules, folder: Path, say) -> WinProbability | None:
-    """The fitted win-probability model (``reward_mode: win_prob``): the run's own file, else a
-    cached fit for these rules, else a new fit (cached for the next run)."""
+def win_probability(
+    config: TrainConfig, rules: Rules, folder: Path, say, resuming: bool = False
+) -> WinProbability | None:
+    """The fitted win-probability model (``reward_mode: win_prob``): a resumed run's own file (it
+    keeps the reward it started with), else a cached fit for these rules, else a new fit (cached
+    for the next run); the run's folder keeps a copy."""
     if config.env.reward_mode != "win_prob":
         return None
     own = folder / "win_prob.json"
-    if own.exists():
+    if resuming and own.exists():  # a fresh run in an old folder fits for its own rules
         return WinProbability.from_dict(read_json(own, "win-probability model"))
     from agents import agent_model_file
     from train.win_prob import AGENTS, MODEL_VERSION, fit_win_prob
@@ -241,7 +244,7 @@ class Lab:
             )
         self.policy = make_policy(config, rules).to(self.device)
         self.algorithm = ALGORITHMS[config.algorithm](config, self.policy)
-        self.win_prob = win_probability(config, rules, folder.path, self._say)
+        self.win_prob = win_probability(config, rules, folder.path, self._say, resuming=checkpoint is not None)
         self.collector: RolloutCollector | RayCollector
         self.runners: list | None = None
         # a resumed run deals new games (checkpoints from before the offset was saved: its bound)
@@ -348,6 +351,14 @@ class Lab:
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> dict:
+        """The warm start (a fresh run), then rollouts and updates until the steps or the time
+        are spent or Ctrl-C; then the checkpoint and, unless interrupted, the final table."""
+        try:
+            return self._run()
+        finally:
+            self.writer.close()  # flushes the last scalars, after Ctrl-C or an error too
+
+    def _run(self) -> dict:
         config, state = self.config, self.state
         started = time.perf_counter()
         self.seconds_before = state["train_seconds"]
@@ -422,7 +433,6 @@ class Lab:
             print(f"the final evaluation failed; the trained model is saved at {model}", file=sys.stderr)
             raise
         write_json(self.folder.path / "final_eval.json", summary)
-        self.writer.close()
         return summary
 
     # ------------------------------------------------------------------ around the loop
@@ -495,7 +505,12 @@ class Lab:
     def save_checkpoint(self) -> None:
         folder = self.folder.checkpoint
         folder.mkdir(parents=True, exist_ok=True)
-        next_offset = deals_after(self.config, self.deal_offset, self.state["num_timesteps"] - self.steps_before)
+        # the next segment deals past every deal this one dealt (a restarted Ray worker's count
+        # began again, so then the bound on them)
+        if getattr(self.collector, "restarts", 0):
+            next_offset = deals_after(self.config, self.deal_offset, self.state["num_timesteps"] - self.steps_before)
+        else:
+            next_offset = self.deal_offset + self.collector.deals_dealt()
         state = dict(self.state, deal_offset=next_offset)
         write_atomically(
             folder / "trainer.pt",

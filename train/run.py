@@ -9,9 +9,9 @@
       .lock            held by the live run (an OS lock: it goes with the process)
 
 On ``--resume`` the settings that can change (learning rate, entropy, evaluation, total
-steps...) take their new values and are recorded; those that cannot (the game, the
-network, the batch of games, the rollout length, the reward, the seed) are refused in
-one line naming them.
+steps...) take their new values and are recorded; those that cannot (``FIXED_ON_RESUME``: the
+game, the network, the batch of games, the reward mode, the seed, what selects the kept policy)
+are refused in one line naming them.
 """
 
 from __future__ import annotations

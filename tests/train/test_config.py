@@ -165,6 +165,8 @@ def test_flat_keys_of_0_4_are_refused_with_their_new_name(key, new):
         (["dmc.horizon=forever"], "'dmc.horizon'"),
         (["eval.select_pairs=0"], "'eval.select_pairs': must be at least 1"),
         (["device=gpu"], "'device': must be auto, cpu or cuda"),
+        (["imitation.passes=0"], "'imitation.passes': must be at least 1"),
+        (["imitation.learning_rate=-0.1"], "'imitation.learning_rate': must be between 0 and 1"),
         (["imitation.teacher=genius"], "'imitation.teacher': must be empty, tuned or tuned:PATH"),
         (["imitation.teacher=tuned", "tune.generations=2"], "the heuristic search finds the teacher"),
         (["preset=bridge"], "'preset'"),

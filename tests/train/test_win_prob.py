@@ -128,3 +128,32 @@ def test_the_first_deals_reward_is_the_chance_after_it_less_the_chance_at_the_st
         expected = model(games.engine.totals, sides, np.ones(8)) - at_start
         np.testing.assert_allclose(rewards[first], expected[first], rtol=1e-5, atol=1e-6)
         paid[first] = rewards[first]
+
+
+def test_a_fresh_run_fits_for_its_own_rules_and_a_resumed_run_keeps_its_model(fitted, tmp_path, monkeypatch):
+    """A run folder's win_prob.json is the reward a resumed run started with; a fresh run of the
+    same name (here on another table) fits, or takes the cached fit, for its own rules."""
+    from pathlib import Path
+
+    from train.config import load_config
+    from train.loop import win_probability
+    from train.run import read_json, write_json
+
+    model, _, _ = fitted  # classic, 2 players, 2 deals
+    config = load_config(Path(__file__).resolve().parents[2] / "configs" / "quick.yaml", ["env.reward_mode=win_prob"])
+    rules = config.make_rules()  # partnership
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # the fit's cache
+    fits = []
+    monkeypatch.setattr(
+        train.win_prob,
+        "fit_win_prob",
+        lambda rules, *args, **kwargs: fits.append(rules) or (WinProbability(rules, model.weights), {"games": 1}),
+    )
+    own = tmp_path / "win_prob.json"
+    write_json(own, model.to_dict())  # left by an earlier run of this name on the classic table
+
+    resumed = win_probability(config, rules, tmp_path, say=print, resuming=True)
+    assert resumed.rules.to_dict() == RULES.to_dict() and not fits
+    fresh = win_probability(config, rules, tmp_path, say=print)
+    assert fresh.rules.to_dict() == rules.to_dict() and len(fits) == 1
+    assert WinProbability.from_dict(read_json(own, "model")).rules.to_dict() == rules.to_dict()

@@ -1,7 +1,8 @@
 """The learning algorithms behind the lab loop (``train/loop.py``), one file each.
 
 An algorithm is a class with the small interface of :class:`~train.algorithms.base.Algorithm`
-(build its network, collect a batch with the loop's collector, update, save its state);
+(explore: how the collector picks the learner's moves; update on a batch; save and restore its
+state; the loop builds the network and collects);
 adding one is one file here, its class in ``ALGORITHMS``, and its config section in
 ``train/config.py``'s ``ALGORITHM_SECTIONS`` (the list of names a config may choose).
 """

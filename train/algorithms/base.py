@@ -1,9 +1,10 @@
 """What the lab loop needs of a learning algorithm.
 
 The loop (``train/loop.py``) owns everything around learning: the league, evaluations,
-checkpoints and resume, TensorBoard, Ray.  An algorithm owns its network (``policy``: an
-``agents.policy.Policy``, the thing that is evaluated, snapshotted into the league and saved
-as ``model.pt``), its optimizer, how the learner acts while collecting, and its update.
+checkpoints and resume, TensorBoard, Ray, and builds the network (``make_policy``).  An
+algorithm is given that network (``policy``: an ``agents.policy.Policy``, the thing that is
+evaluated, snapshotted into the league and saved as ``model.pt``) and owns its optimizer, how
+the learner acts while collecting, and its update.
 """
 
 from __future__ import annotations

@@ -456,9 +456,12 @@ class Lab:
     def periodic(self, bar) -> None:
         config, step = self.config, self.state["num_timesteps"]
         seconds = sum(self.timer.seconds.get(k, 0.0) for k in LEARNING_PARTS)
-        self.writer.add_scalar("time/learner_steps_per_sec", step / max(self.state["train_seconds"], 1e-9), step)
-        for part, spent in self.timer.seconds.items():
-            self.writer.add_scalar(f"time/share_{part}", spent / max(seconds, 1e-9), step)
+        # steps over every training second so far (the summary's train_steps_per_sec), and each
+        # learning part's share of the learning seconds (its timing_shares)
+        self.writer.add_scalar("time/train_steps_per_sec", step / max(self.state["train_seconds"], 1e-9), step)
+        for part in LEARNING_PARTS:
+            if part in self.timer.seconds:
+                self.writer.add_scalar(f"time/share_{part}", self.timer.seconds[part] / max(seconds, 1e-9), step)
         if self._due("next_snapshot", config.league.snapshot_every):
             self.league.add_snapshot(self.policy, self.rules, step, sample=self.algorithm.samples_snapshots)
             self.collector.set_league(self.league)

@@ -295,6 +295,8 @@ def test_bench_train_reports_learner_steps_and_where_the_time_goes(capsys):
     assert row["mode"] == "train" and row["steps"] == 1024
     assert set(row["shares"]) == {"simulation", "opponents", "inference", "update"} and row["ray"] is None
     assert abs(sum(row["shares"].values()) - 1) < 1e-6
+    learning = sum(row["seconds"][part] for part in row["shares"])  # the warm start and evaluations left out
+    assert row["learner_steps_per_sec"] == pytest.approx(1024 / learning)
     assert row["learner"] == "cpu" and row["threads"] >= 1  # TINY_TRAINING's device: the default
 
 

@@ -81,6 +81,18 @@ def test_a_run_writes_logs_checkpoints_and_a_final_evaluation(tiny_run):
     assert summary["warm_start"]["imitation"]["decisions"] >= 2000
     assert set(summary["timing_shares"]) == {"simulation", "opponents", "inference", "update"}
     assert abs(sum(summary["timing_shares"].values()) - 1) < 1e-6
+    # TensorBoard's shares are the summary's: the learning parts' shares of the learning time
+    # (the warm start and the evaluations, outside it, have none)
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    events = EventAccumulator(str(run / "tensorboard"))
+    events.Reload()
+    shares = {tag for tag in events.Tags()["scalars"] if tag.startswith("time/share_")}
+    assert shares == {f"time/share_{part}" for part in summary["timing_shares"]}
+    last_shares = {part: scalars(run, f"time/share_{part}")[-1] for part in summary["timing_shares"]}
+    assert {step for step, _ in last_shares.values()} == {512}
+    assert sum(share for _, share in last_shares.values()) == pytest.approx(1, abs=1e-5)
+    assert scalars(run, "time/train_steps_per_sec")[-1][0] == 512
 
 
 def test_resume_continues_the_run(tiny_run):

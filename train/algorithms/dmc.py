@@ -97,7 +97,7 @@ class DMC:
         ready = self._ready(batch)
         size = len(ready["actions"])
         if size == 0:
-            return {"waiting": float(self.emitted.size)}
+            return {"waiting": float((~self.emitted).sum())}
         data = {k: torch.as_tensor(v, device=self.policy.device) for k, v in ready.items()}
         order = torch.randperm(size, generator=self.generator).to(self.policy.device)
         losses = []

@@ -137,7 +137,7 @@ class RayConfig:
 # The learning algorithms, each by the name of its config section; ``train/algorithms/`` holds a
 # class of that name for each (checked there when it is imported).
 ALGORITHM_SECTIONS: dict[str, type] = {"ppo": PPOConfig, "dmc": DMCConfig}
-ALGORITHMS = tuple(ALGORITHM_SECTIONS)
+ALGORITHM_NAMES = tuple(ALGORITHM_SECTIONS)
 
 SECTIONS: dict[str, type] = {
     "env": EnvConfig,
@@ -374,8 +374,8 @@ def validate(config: TrainConfig) -> TrainConfig:
 
         if not torch.cuda.is_available():
             fail("device", "cuda: this machine has no CUDA GPU that torch can use (use cpu or auto)")
-    if config.algorithm not in ALGORITHMS:
-        fail("algorithm", f"must be one of {', '.join(ALGORITHMS)}, got {config.algorithm!r}")
+    if config.algorithm not in ALGORITHM_NAMES:
+        fail("algorithm", f"must be one of {', '.join(ALGORITHM_NAMES)}, got {config.algorithm!r}")
     if not 0 <= config.seed <= MAX_RUN_SEED:  # a run derives its deals' seeds from it
         fail("seed", f"must be a whole number from 0 to {MAX_RUN_SEED}, got {config.seed}")
     at_least(config, "", ("total_timesteps", "threads"), 1)

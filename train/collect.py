@@ -71,6 +71,26 @@ class RolloutCollector:
         self.generator = generator if generator is not None else torch.Generator().manual_seed(seed)
         self.timer = Timer()
 
+    @classmethod
+    def for_run(
+        cls, config: TrainConfig, rules: Rules, league, seed: int, num_envs: int, win_prob: WinProbability | None = None
+    ) -> RolloutCollector:
+        """A run's collector (the trainer's, or a Ray worker's share): ``num_envs`` games from deal
+        ``seed`` on against the league's pool, rewarded as ``config.env`` says."""
+        opponents, weights = league.pool()
+        return cls(
+            rules,
+            opponents,
+            weights,
+            seed=seed,
+            num_envs=num_envs,
+            reward_mode=config.env.reward_mode,
+            shaping=config.env.shaping,
+            gamma=config.algo.gamma,
+            win_prob=win_prob,
+            generator=torch.Generator().manual_seed(seed),
+        )
+
     def deals_dealt(self) -> int:
         """How many deals (game seeds) from ``seed`` on its games have used so far: a later
         collector starting this many seeds on plays none of them again."""

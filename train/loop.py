@@ -264,16 +264,8 @@ class Lab:
                 f"Ray: {config.ray.workers} rollout workers of {config.env.num_envs // config.ray.workers} games each"
             )
         else:
-            self.collector = RolloutCollector(
-                rules,
-                *self.league.pool(),
-                seed=first_deal,
-                num_envs=config.env.num_envs,
-                reward_mode=config.env.reward_mode,
-                shaping=config.env.shaping,
-                gamma=config.algo.gamma,
-                win_prob=self.win_prob,
-                generator=torch.Generator().manual_seed(first_deal),
+            self.collector = RolloutCollector.for_run(
+                config, rules, self.league, first_deal, config.env.num_envs, self.win_prob
             )
         self.timer = self.collector.timer
         self.state: dict[str, Any] = {

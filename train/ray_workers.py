@@ -59,17 +59,8 @@ class RolloutWorker:
         league = self.config.league
         self.league = League(league.opponents, league.max_snapshots, seed=seed, rules=self.rules)
         self.league.sample = ALGORITHMS[self.config.algorithm].samples_snapshots
-        self.collector = RolloutCollector(
-            self.rules,
-            *self.league.pool(),
-            seed=seed,
-            num_envs=num_envs,
-            reward_mode=self.config.env.reward_mode,
-            shaping=self.config.env.shaping,
-            gamma=self.config.algo.gamma,
-            win_prob=None if win_prob is None else WinProbability.from_dict(win_prob),
-            generator=torch.Generator().manual_seed(seed),
-        )
+        model = None if win_prob is None else WinProbability.from_dict(win_prob)
+        self.collector = RolloutCollector.for_run(self.config, self.rules, self.league, seed, num_envs, model)
         self.policy = Policy(**shape)
         self.league_version = 0
         torch.manual_seed(seed)

@@ -131,6 +131,7 @@ def evaluate(
 
 
 def results_table(results: list[dict], team: str = "ppo") -> str:
+    """A Markdown table of match results (``MatchResult.to_dict()``), one row per opponent."""
     lines = [
         f"| {team} vs | games | win / draw / loss | win rate (95% CI) | score diff (95% CI) | mean actions |",
         "|---|---|---|---|---|---|",
@@ -439,6 +440,8 @@ class Lab:
         return self.state["num_timesteps"] >= self.config.total_timesteps
 
     def _due(self, key: str, every: int) -> bool:
+        """Whether the periodic task whose next step is ``state[key]`` is due; if so, its next step
+        moves past the current one (by whole ``every``s: a rollout longer than ``every`` runs it once)."""
         if every <= 0 or self.state["num_timesteps"] < self.state[key]:
             return False
         while self.state[key] <= self.state["num_timesteps"]:
@@ -446,6 +449,8 @@ class Lab:
         return True
 
     def periodic(self, bar) -> None:
+        """After each update: TensorBoard's time figures, then whatever is due: a league snapshot,
+        an evaluation (and selection), a checkpoint."""
         config, step = self.config, self.state["num_timesteps"]
         seconds = sum(self.timer.seconds.get(k, 0.0) for k in LEARNING_PARTS)
         # steps over every training second so far (the summary's train_steps_per_sec), and each
@@ -498,6 +503,8 @@ class Lab:
         return f"; selection vs {config.eval.keep_best_vs}: {rate:.1%} (best {self.state['best_win_rate']:.1%})"
 
     def save_checkpoint(self) -> None:
+        """trainer.pt (weights, the algorithm's state, the run's state, the league), written at once,
+        then state.json as a copy to read; the state records where a resumed segment deals from."""
         folder = self.folder.checkpoint
         folder.mkdir(parents=True, exist_ok=True)
         # the next segment deals past every deal this one dealt (a restarted Ray worker's count
@@ -526,6 +533,8 @@ class Lab:
         write_json(folder / "state.json", dict(state, snapshots=snapshots))
 
     def summary(self, interrupted: bool) -> dict:
+        """The run's record (final_eval.json without its final table): config, steps, time and
+        where it went, every evaluation and selection."""
         state, timing = self.state, dict(self.timer.seconds)
         learning = sum(timing.get(k, 0.0) for k in LEARNING_PARTS)
         return {
@@ -598,6 +607,8 @@ def bench_overrides(folder: str, steps: int) -> list[str]:
 
 
 def print_summary(summary: dict) -> None:
+    """The finished run's final table and where its files are (nothing for an interrupted run:
+    it said how to resume)."""
     config = summary["config"]
     if summary.get("interrupted"):
         return

@@ -26,11 +26,14 @@ def load_run(path: Path) -> dict:
     docs/run_summaries/), or a run folder's final_eval.json when it finished, else its
     checkpoint's state."""
     if path.is_file():
-        return json.loads(path.read_text())
-    final = path / "final_eval.json"
-    if final.exists():
-        return json.loads(final.read_text())
-    return json.loads((path / "checkpoint" / "state.json").read_text())
+        data = json.loads(path.read_text())
+    elif (path / "final_eval.json").exists():
+        data = json.loads((path / "final_eval.json").read_text())
+    else:
+        data = json.loads((path / "checkpoint" / "state.json").read_text())
+    if not isinstance(data, dict) or not isinstance(data.get("evals"), list):
+        raise ValueError(f"{path} holds no run's evaluations")
+    return data
 
 
 # The x axis: (an evaluation's key, the run's total of it, the unit's size, the label).

@@ -26,6 +26,10 @@ def test_bad_input_is_one_line_and_status_2(tmp_path):
     for args, said in (
         ([str(tmp_path / "missing"), "--out", str(tmp_path / "x.png")], "cannot read a run"),
         ([str(SUMMARY), "--labels", "a", "b", "--out", str(tmp_path / "x.png")], "--labels names 2 runs, 1 given"),
+        (
+            [str(SUMMARY.parent / "expert_iteration_1.json"), "--out", str(tmp_path / "x.png")],
+            "holds no run's evaluations",
+        ),
     ):
         done = plot(*args)
         assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr

@@ -56,7 +56,6 @@ class RolloutCollector:
         generator: torch.Generator | None = None,
     ):
         self.rules = rules
-        self.first_deal = seed
         self.games = LearnerGames(
             rules,
             num_envs,
@@ -88,13 +87,7 @@ class RolloutCollector:
             shaping=config.env.shaping,
             gamma=config.algo.gamma,
             win_prob=win_prob,
-            generator=torch.Generator().manual_seed(seed),
         )
-
-    def deals_dealt(self) -> int:
-        """How many deals (game seeds) from ``seed`` on its games have used so far: a later
-        collector starting this many seeds on plays none of them again."""
-        return self.games.engine.next_seed - self.first_deal
 
     def set_opponents(self, opponents: Sequence, weights: Sequence[float]) -> None:
         """The opponent pool new games draw from (``LearnerGames.set_opponents``)."""
@@ -196,8 +189,7 @@ def sample_positions(
 def training_seed(config: TrainConfig, deal_offset: int, worker: int | None = None) -> int:
     """The first training deal of a run segment: each run seed has 10^8 deals of its own, each Ray
     worker 10^7 of them (``ray.workers`` is at most 9), and a resumed segment starts
-    ``deal_offset`` deals in, past every deal dealt before it (the checkpoint counts them:
-    ``RolloutCollector.deals_dealt``)."""
+    ``deal_offset`` deals in, past every deal dealt before it (``deals_after``)."""
     worker_offset = 0 if worker is None else TRAINING_SEEDS_PER_WORKER * (worker + 1)
     return TRAINING_SEEDS + config.seed * TRAINING_SEEDS_PER_RUN + worker_offset + deal_offset
 
@@ -205,8 +197,10 @@ def training_seed(config: TrainConfig, deal_offset: int, worker: int | None = No
 def deals_after(config: TrainConfig, deal_offset: int, steps: int) -> int:
     """A bound on the deal offset after a segment that started at ``deal_offset`` and made
     ``steps`` learner decisions: its starting games, and at most one more game per 10 learner
-    decisions (no game is that short), per collector.  For checkpoints that did not count
-    their deals, and Ray runs in which a worker was restarted (its count started again)."""
+    decisions (no game is that short), per collector.  Games run hundreds of decisions, so the
+    bound leaves room for a segment killed after its last checkpoint; a Ray run resumed past
+    about 10^8 x ``ray.workers`` learner steps starts dealing in the next worker's range
+    (training deals repeated, never an evaluation's)."""
     workers = max(config.ray.workers, 1)
     return deal_offset + config.env.num_envs // workers + steps // (10 * workers)
 

@@ -504,15 +504,11 @@ class Lab:
 
     def save_checkpoint(self) -> None:
         """trainer.pt (weights, the algorithm's state, the run's state, the league), written at once,
-        then state.json as a copy to read; the state records where a resumed segment deals from."""
+        then state.json as a copy to read; the state records where a resumed segment deals from
+        (``deals_after``)."""
         folder = self.folder.checkpoint
         folder.mkdir(parents=True, exist_ok=True)
-        # the next segment deals past every deal this one dealt (a restarted Ray worker's count
-        # began again, so then the bound on them)
-        if getattr(self.collector, "restarts", 0):
-            next_offset = deals_after(self.config, self.deal_offset, self.state["num_timesteps"] - self.steps_before)
-        else:
-            next_offset = self.deal_offset + self.collector.deals_dealt()
+        next_offset = deals_after(self.config, self.deal_offset, self.state["num_timesteps"] - self.steps_before)
         state = dict(self.state, deal_offset=next_offset)
         write_atomically(
             folder / "trainer.pt",

@@ -68,9 +68,6 @@ class RolloutWorker:
     def pid(self) -> int:
         return os.getpid()
 
-    def deals_dealt(self) -> int:
-        return self.collector.deals_dealt()
-
     def opponents(self) -> list[str]:
         """The names of the agents new games draw from (the league as this worker has it)."""
         return [agent.name for agent in self.collector.games.opponents]
@@ -115,12 +112,6 @@ class RayCollector:
         self.restarts = 0
         self.league_version = 0
         self.snapshots = [ray.put([])]
-
-    def deals_dealt(self) -> int:
-        """The most deals any worker's games have used (``RolloutCollector.deals_dealt``): each
-        worker deals from its own range, the same offset into each."""
-        ray = require_ray()
-        return max(ray.get([w.deals_dealt.remote() for w in self.workers]))
 
     def set_league(self, league) -> None:
         self.league_version += 1

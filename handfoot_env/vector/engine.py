@@ -338,12 +338,6 @@ class VectorEngine:
     def is_over(self) -> np.ndarray:
         return self.states["phase"] == OVER
 
-    @property
-    def next_seed(self) -> int:
-        """The seed the next game dealt from the engine's own sequence gets (``reset`` without
-        seeds, ``reset_games``, an automatic restart)."""
-        return self._next_seed
-
     # ------------------------------------------------------------------ transitions
     def step(self, actions: np.ndarray, active: np.ndarray | None = None) -> StepOutcome:
         """Apply one action per game; returns the :class:`StepOutcome` (deals and games that

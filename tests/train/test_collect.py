@@ -204,26 +204,3 @@ def test_a_new_opponent_pool_plays_the_new_games():
     collector.games.reset()
     assert collector.collect(policy, PPO(config, policy).explore, 5) is not None
     assert sum(asked) >= 4 * 5  # every game's opponent, every turn
-
-
-def test_the_deals_dealt_are_the_starting_games_and_one_for_each_game_begun_since():
-    """``deals_dealt`` counts the seeds the games used, read from the games themselves: a
-    collector starting that many seeds on (a resumed run's) replays none of them."""
-    rules = Rules.preset("classic", num_players=2, num_deals=1)
-    config = load_config(None, ["preset=classic", "rules={num_players: 2, num_deals: 1}", "network.arch=[16]"])
-    policy = make_policy(config, rules)
-    collector = RolloutCollector(rules, [make_baseline("greedy", rules=rules)], [1.0], seed=1000, num_envs=8)
-    games = collector.games
-    seeds = set(games.engine.states["seed"].tolist())
-    step = games.step
-
-    def recording_step(actions, **options):
-        out = step(actions, **options)
-        seeds.update(games.engine.states["seed"].tolist())
-        return out
-
-    games.step = recording_step
-    batch = collector.collect(policy, PPO(config, policy).explore, 300)
-    assert batch is not None and batch["dones"].sum() >= 8  # games ended and new ones began
-    assert collector.deals_dealt() == 8 + int(batch["dones"].sum())
-    assert seeds == set(range(1000, 1000 + collector.deals_dealt()))

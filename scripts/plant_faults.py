@@ -111,8 +111,8 @@ FAULTS = [
     (
         "matches-rotation",
         MATCHES,
-        "sides = np.tile(np.arange(owners), deals)",
-        "sides = np.zeros(len(seeds), dtype=np.int64)",
+        "return Chunk(lo, seeds, games % self.owners, ",
+        "return Chunk(lo, seeds, games * 0, ",
         "the duplicate rotation broken: the team always on side 0",
     ),
     (
@@ -362,8 +362,8 @@ FAULTS = [
     (
         "collect-stale-masks",
         COLLECT,
-        "            masks = games.action_masks()\n            opponents = ",
-        "            opponents = ",
+        "            obs, masks = games.observe(), games.action_masks()\n            opponents = ",
+        "            obs = games.observe()\n            opponents = ",
         "the masks of the step before are kept",
     ),
     (
@@ -491,8 +491,8 @@ FAULTS = [
     (
         "loop-select",
         LOOP,
-        'if rate > self.state.get("best_win_rate", -1.0):',
-        'if rate < self.state.get("best_win_rate", 2.0):',
+        'win_rate", rate, step)\n        if rate > self.state.get("best_win_rate", -1.0):',
+        'win_rate", rate, step)\n        if rate < self.state.get("best_win_rate", 2.0):',
         "the worst evaluation kept as best",
     ),
     (
@@ -534,36 +534,36 @@ FAULTS = [
     (
         "matches-repeat",
         MATCHES,
-        "sides = np.tile(np.arange(owners), deals)",
-        "sides = np.repeat(np.arange(owners), deals)",
+        "return Chunk(lo, seeds, games % self.owners, ",
+        "return Chunk(lo, seeds, games * self.owners // self.games, ",
         "sides rotated in blocks, not per seed",
     ),
     (
         "matches-interval-z",
         MATCHES,
-        "half = 1.96 * float(samples.std(ddof=1)) / np.sqrt(len(samples))",
-        "half = 1.645 * float(samples.std(ddof=1)) / np.sqrt(len(samples))",
+        "half = 1.96 * math.sqrt(variance / count)",
+        "half = 1.645 * math.sqrt(variance / count)",
         "a 90% interval called 95%",
     ),
     (
         "matches-interval-ddof",
         MATCHES,
-        "half = 1.96 * float(samples.std(ddof=1)) / np.sqrt(len(samples))",
-        "half = 1.96 * float(samples.std()) / np.sqrt(len(samples))",
+        "variance = max(squares - count * mean * mean, 0.0) / (count - 1)",
+        "variance = max(squares - count * mean * mean, 0.0) / count",
         "the population spread",
     ),
     (
         "matches-interval-clip",
         MATCHES,
-        "return [max(low, 0.0), min(high, 1.0)]",
-        "return [low, high]",
+        "return [max(centre - half, 0.0), min(centre + half, 1.0)]",
+        "return [centre - half, centre + half]",
         "a rate's interval past 0 or 1",
     ),
     (
         "matches-per-set",
         MATCHES,
-        "per_set_outcome = outcome.reshape(deals, rules.num_owners).mean(axis=1)",
-        "per_set_outcome = outcome.reshape(rules.num_owners, deals).mean(axis=0)",
+        "sets, self._pending = rows[:whole].reshape(-1, self.owners, 3), rows[whole:]",
+        "sets, self._pending = rows[:whole].reshape(self.owners, -1, 3).transpose(1, 0, 2), rows[whole:]",
         "duplicate sets grouped wrongly",
     ),
     (
@@ -576,8 +576,8 @@ FAULTS = [
     (
         "matches-draws",
         MATCHES,
-        "draws=int((outcome == 0.5).sum()),",
-        "draws=int((outcome == 0).sum()),",
+        "self.draws += int((outcome == 0.5).sum())",
+        "self.draws += int((outcome == 0).sum())",
         "losses counted as draws",
     ),
     (
@@ -605,8 +605,8 @@ FAULTS = [
     (
         "ratings-anchor-bisection",
         RATINGS,
-        "low, high = (middle, high) if expected(middle) < points else (low, middle)",
-        "low, high = (middle, high) if expected(middle) > points else (low, middle)",
+        "low, high = (middle, high) if grows(middle) < target else (low, middle)",
+        "low, high = (middle, high) if grows(middle) > target else (low, middle)",
         "the bisection goes the wrong way",
     ),
     (

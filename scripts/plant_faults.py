@@ -75,7 +75,7 @@ TESTS = {
     ROLLOUTS: ["tests/agents/evaluation/test_rollouts.py"],
     REWARDS: ["tests/agents/evaluation/test_matches.py", "tests/seating", "tests/train/test_win_prob.py"],
 }
-BROAD = ["tests/train", "tests/agents", "tests/seating", "tests/envs", "tests/lab/test_cli.py", "tests/test_readme.py"]
+BROAD = ["tests/train", "tests/agents", "tests/seating", "tests/envs", "tests/lab/test_cli.py", "tests/test_docs.py"]
 
 # (id, file, the line as it stands (a unique part of it), the line planted, what it breaks)
 FAULTS = [

@@ -26,3 +26,9 @@ def test_every_fault_plants_where_its_line_stands_once(fault):
 def test_fault_ids_are_unique():
     ids = [fault[0] for fault in plant_faults.FAULTS]
     assert len(ids) == len(set(ids))
+
+
+def test_every_test_path_it_runs_exists():
+    paths = [path for paths in plant_faults.TESTS.values() for path in paths] + plant_faults.BROAD
+    missing = [path for path in paths if not (ROOT / path.split("::")[0]).exists()]
+    assert not missing

@@ -560,6 +560,13 @@ FAULTS = [
         "a rate's interval past 0 or 1",
     ),
     (
+        "matches-wilson-centre",
+        MATCHES,
+        "centre = (rate + spread / 2) / (1 + spread)",
+        "centre = rate",
+        "the interval centred on the rate (Wald's centre in Wilson's interval)",
+    ),
+    (
         "matches-per-set",
         MATCHES,
         "sets, self._pending = rows[:whole].reshape(-1, self.owners, 3), rows[whole:]",

@@ -28,9 +28,8 @@ MODELS = Path(__file__).parent / "models"
 # The shipped agents: (preset, players) -> name; ppo_<name>.pt and tuned_<name>.json.
 # Other tables use their preset's agent.
 SHIPPED = {("partnership", 4): "partnership", ("classic", 2): "classic", ("house", 4): "house"}
-# The agent ``scratch``: PPO from random weights by configs/scratch.yaml (the family table's by its
-# 220M schedule, configs/experiments/scratch_220m.yaml), one model per table it was
-# trained for, scratch_<table>.pt with its config beside it (``shipped_scratch`` picks one).
+# The agent ``scratch``: PPO from random weights by configs/scratch.yaml, one model per table it
+# was trained for, scratch_<table>.pt with its config beside it (``shipped_scratch`` picks one).
 SCRATCH_MODEL = MODELS / "scratch_partnership.pt"  # the partnership table's
 
 

@@ -45,8 +45,7 @@ SHIPPED_RECIPES = {
     "ppo_house": "ppo_house.yaml",
     "scratch_partnership": "scratch.yaml",
     "scratch_house": "scratch.yaml",
-    # run with the 220M schedule, configs/scratch.yaml before the 660M one
-    "scratch_family": "experiments/scratch_220m.yaml",
+    "scratch_family": "scratch.yaml",
 }
 # What a shipped model's run may change in its recipe: its name and seed; the scratch models also
 # their table, and the time limit (the step size falls by steps, so it changes nothing

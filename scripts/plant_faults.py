@@ -61,7 +61,7 @@ TESTS = {
     ],
     RAY: [RAY_ROLLOUT, "tests/train/test_cluster.py"],
     WIN_PROB: ["tests/train/test_win_prob.py"],
-    LEAGUE: ["tests/train/test_trainer.py"],
+    LEAGUE: ["tests/train/test_league.py", "tests/train/test_trainer.py"],
     LOOP: ["tests/train/test_learning.py", "tests/train/test_trainer.py"],
     IMITATION: ["tests/train/test_warm_start.py", "tests/train/test_trainer.py"],
     WARM: ["tests/train/test_warm_start.py", "tests/train/test_learning.py"],

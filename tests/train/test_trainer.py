@@ -585,3 +585,24 @@ def test_a_run_from_before_a_setting_existed_resumes_with_its_default(tiny_run, 
     changed = load_config(ROOT / "configs" / "quick.yaml", TINY + [f"run_dir={run_dir}", "network.mask_input=true"])
     with pytest.raises(ValueError, match="with other network.mask_input"):
         train(changed, resume=True)
+
+
+def test_an_evaluation_plays_the_policys_most_likely_move():
+    """The curves, the selection and the final table judge the policy by its most likely legal
+    move: the same games as a match of the policy's deterministic agent (fails when evaluations
+    sample, which blurs the selection with luck)."""
+    import torch
+
+    from agents.evaluation.matches import play_match
+    from agents.trained import PPOAgent
+    from train.loop import evaluate, make_policy
+
+    config = load_config(None, ["preset=classic", "rules={num_players: 2, num_deals: 1}", "network.arch=[16]"])
+    rules = config.make_rules()
+    torch.manual_seed(3)
+    policy = make_policy(config, rules)
+    (found,) = evaluate(policy, rules, ["random"], pairs=6, seed=11)
+    best_moves = PPOAgent(policy, rules, deterministic=True)
+    expected = play_match(rules, best_moves, make_agent("random", seed=11, rules=rules), 6, seed=11, progress=False)
+    keys = ("games", "wins", "draws", "losses", "score_diff", "mean_actions")
+    assert {key: found[key] for key in keys} == {key: getattr(expected, key) for key in keys}

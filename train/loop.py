@@ -59,6 +59,13 @@ if TYPE_CHECKING:
 LEARNING_PARTS = ("simulation", "opponents", "inference", "rollouts", "update")
 
 
+def learning_time(timing: dict[str, float]) -> tuple[float, dict[str, float]]:
+    """The learning seconds in ``timing`` (its LEARNING_PARTS; the warm start and the evaluations
+    are not) and each learning part's share of them."""
+    seconds = sum(timing.get(part, 0.0) for part in LEARNING_PARTS)
+    return seconds, {part: spent / max(seconds, 1e-9) for part, spent in timing.items() if part in LEARNING_PARTS}
+
+
 # ---------------------------------------------------------------------------- parts
 def make_policy(config: TrainConfig, rules: Rules) -> Policy:
     """The network the config describes (``network:``)."""
@@ -452,13 +459,11 @@ class Lab:
         """After each update: TensorBoard's time figures, then whatever is due: a league snapshot,
         an evaluation (and selection), a checkpoint."""
         config, step = self.config, self.state["num_timesteps"]
-        seconds = sum(self.timer.seconds.get(k, 0.0) for k in LEARNING_PARTS)
-        # steps over every training second so far (the summary's train_steps_per_sec), and each
-        # learning part's share of the learning seconds (its timing_shares)
+        # steps over every training second so far, and the learning parts' shares: the summary's
+        # train_steps_per_sec and timing_shares as the run goes
         self.writer.add_scalar("time/train_steps_per_sec", step / max(self.state["train_seconds"], 1e-9), step)
-        for part in LEARNING_PARTS:
-            if part in self.timer.seconds:
-                self.writer.add_scalar(f"time/share_{part}", self.timer.seconds[part] / max(seconds, 1e-9), step)
+        for part, share in learning_time(self.timer.seconds)[1].items():
+            self.writer.add_scalar(f"time/share_{part}", share, step)
         if self._due("next_snapshot", config.league.snapshot_every):
             self.league.add_snapshot(self.policy, self.rules, step, sample=self.algorithm.samples_snapshots)
             self.collector.set_league(self.league)
@@ -532,7 +537,7 @@ class Lab:
         """The run's record (final_eval.json without its final table): config, steps, time and
         where it went, every evaluation and selection."""
         state, timing = self.state, dict(self.timer.seconds)
-        learning = sum(timing.get(k, 0.0) for k in LEARNING_PARTS)
+        learning, shares = learning_time(timing)
         return {
             "config": self.config.to_dict(),
             "num_timesteps": state["num_timesteps"],
@@ -540,7 +545,7 @@ class Lab:
             "train_steps_per_sec": state["num_timesteps"] / max(state["train_seconds"], 1e-9),
             "learner_steps_per_sec": (state["num_timesteps"] - self.steps_before) / max(learning, 1e-9),
             "timing": timing,
-            "timing_shares": {k: v / max(learning, 1e-9) for k, v in timing.items() if k in LEARNING_PARTS},
+            "timing_shares": shares,
             "warm_start": state.get("warm_start"),
             "evals": state["evals"],
             "selections": state["selections"],

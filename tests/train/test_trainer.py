@@ -40,13 +40,18 @@ TINY = [
 ]
 
 
-def scalars(run: Path, tag: str) -> list[tuple[int, float]]:
-    """(step, value) of a TensorBoard scalar the run logged."""
+def logged(run: Path):
+    """The run's TensorBoard log, read."""
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
     events = EventAccumulator(str(run / "tensorboard"))
     events.Reload()
-    return [(event.step, event.value) for event in events.Scalars(tag)]
+    return events
+
+
+def scalars(run: Path, tag: str) -> list[tuple[int, float]]:
+    """(step, value) of a TensorBoard scalar the run logged."""
+    return [(event.step, event.value) for event in logged(run).Scalars(tag)]
 
 
 def started_at(run: Path) -> list[int]:
@@ -83,11 +88,7 @@ def test_a_run_writes_logs_checkpoints_and_a_final_evaluation(tiny_run):
     assert abs(sum(summary["timing_shares"].values()) - 1) < 1e-6
     # TensorBoard's shares are the summary's: the learning parts' shares of the learning time
     # (the warm start and the evaluations, outside it, have none)
-    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
-
-    events = EventAccumulator(str(run / "tensorboard"))
-    events.Reload()
-    shares = {tag for tag in events.Tags()["scalars"] if tag.startswith("time/share_")}
+    shares = {tag for tag in logged(run).Tags()["scalars"] if tag.startswith("time/share_")}
     assert shares == {f"time/share_{part}" for part in summary["timing_shares"]}
     last_shares = {part: scalars(run, f"time/share_{part}")[-1] for part in summary["timing_shares"]}
     assert {step for step, _ in last_shares.values()} == {512}
